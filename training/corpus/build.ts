@@ -14,7 +14,7 @@ import { XFINITY_WITHOUT_STATUS, XFINITY_WITH_STATUS, CALL_LIMIT_TOOLS } from '.
 import type { ChatMessage, ToolDef } from '../../lib/scenarios/types';
 import { closeSubset, type Merge } from './bpe';
 import { makeCallLimitCase, type CallLimitCase } from './calllimit';
-import { CITIES, COMPANIES, PEOPLE, PROJECTS } from './entities';
+import { CITIES, COMPANIES, INVENTED_COMPANIES, PEOPLE, PROJECTS } from './entities';
 import type { Example, Family } from './example';
 import { makeFilesExample } from './files';
 import { makeNameListExample, makeProseExample, passages } from './prose';
@@ -65,7 +65,7 @@ function generate(rng: Rng, split: 'train' | 'heldOut', counts: typeof COUNTS, p
   for (const p of prose.zh) out.push(makeProseExample(rng, p, true));
   for (const p of prose.en) out.push(makeProseExample(rng, p, false));
   // Every entity name, held-out ones included, occurs in ordinary text, so that its tokens are trained.
-  const allCompanies = [...COMPANIES.train, ...COMPANIES.heldOut];
+  const allCompanies = [...COMPANIES.train.filter((c) => !INVENTED_COMPANIES.includes(c)), ...COMPANIES.heldOut];
   const allCities = [...CITIES.train, ...CITIES.heldOut].map((c) => c.name);
   for (let i = 0; i < counts.names; i++) {
     out.push(makeNameListExample(rng, rng.chance(0.5) ? allCompanies : allCities, rng.chance(0.5) ? 'companies' : 'cities'));

@@ -6,8 +6,17 @@ export interface Split<T> {
   heldOut: T[];
 }
 
+// Invented company names, many of them, so that the model learns to copy a name from the context
+// instead of recalling one of a few dozen it memorised (a first run with real names only did that).
+const SYLLABLES = ['Zen', 'Nor', 'Kal', 'Vex', 'Tri', 'Omni', 'Blu', 'Stra', 'Lum', 'Cor', 'Pax', 'Ver', 'Quin', 'Dal', 'Fen', 'Mar', 'Sol', 'Hal', 'Bri', 'Tan'];
+const ENDINGS = ['tel', 'net', 'com', 'ify', 'ora', 'ex', 'ia', 'wave', 'link', 'line', 'mart', 'air', 'bank', 'care', 'works', 'go'];
+const KINDS = ['', '', '', ' Telecom', ' Mobile', ' Energy', ' Airlines', ' Insurance', ' Home', ' Bank'];
+
+export const INVENTED_COMPANIES: readonly string[] = SYLLABLES.flatMap((s, i) => ENDINGS.map((e, j) => s + e + KINDS[(i * 7 + j * 3) % KINDS.length]));
+
 export const COMPANIES: Split<string> = {
   train: [
+    ...INVENTED_COMPANIES,
     'Comcast', 'Verizon', 'AT&T', 'Spectrum', 'T-Mobile', 'Sprint', 'Cox', 'Frontier', 'CenturyLink', 'Optimum',
     'Dish Network', 'DirecTV', 'Rogers', 'Bell Canada', 'Telus', 'Shaw', 'Vodafone', 'Orange', 'BT Group', 'Sky',
     'Virgin Media', 'Deutsche Telekom', 'Telstra', 'Optus', 'Amazon', 'Best Buy', 'Walmart', 'Target', 'Costco',

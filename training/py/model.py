@@ -40,7 +40,7 @@ class RMSNorm(nn.Module):
         self.eps = eps
 
     def forward(self, x):
-        x32 = x.float()
+        x32 = x.float() if x.dtype in (torch.float16, torch.bfloat16) else x  # float64 stays float64
         return (x32 * torch.rsqrt(x32.pow(2).mean(-1, keepdim=True) + self.eps)).to(x.dtype) * self.weight
 
 
@@ -84,7 +84,7 @@ class Attention(nn.Module):
         kr = k.repeat_interleave(rep, dim=1)
         vr = v.repeat_interleave(rep, dim=1)
         scores = torch.matmul(q, kr.transpose(-1, -2)) / math.sqrt(c.head_dim) + mask
-        probs = torch.softmax(scores.float(), dim=-1).to(q.dtype)
+        probs = torch.softmax(scores if q.dtype == torch.float64 else scores.float(), dim=-1).to(q.dtype)
         out = torch.matmul(probs, vr).transpose(1, 2).reshape(B, T, -1)
         return self.o_proj(out), probs, (k, v)
 
@@ -123,6 +123,10 @@ class Inner(nn.Module):
         self.norm = RMSNorm(c.hidden_size, c.rms_norm_eps)
 
 
+def x_dtype(model):
+    return model.model.embed_tokens.weight.dtype
+
+
 class Qwen3(nn.Module):
     def __init__(self, c: Config):
         super().__init__()
@@ -142,11 +146,11 @@ class Qwen3(nn.Module):
         B, T = ids.shape
         P = 0 if past is None else past[0][0].shape[2]
         pos = torch.arange(P, P + T)
-        cos, sin = rope_cos_sin(pos, c.head_dim, c.rope_theta)
-        causal = torch.full((T, P + T), float("-inf")).triu(P + 1)
+        cos, sin = (t.to(x_dtype(self)) for t in rope_cos_sin(pos, c.head_dim, c.rope_theta))
+        causal = torch.full((T, P + T), float("-inf"), dtype=x_dtype(self)).triu(P + 1)
         mask = causal[None, None]
         if pad_mask is not None:  # padded keys never receive attention (they sit after real tokens)
-            keymask = torch.zeros(B, 1, 1, P + T)
+            keymask = torch.zeros(B, 1, 1, P + T, dtype=causal.dtype)
             keymask[:, 0, 0, P:] = torch.where(pad_mask, 0.0, float("-inf"))
             mask = mask + keymask
         x = self.model.embed_tokens(ids)

@@ -53,11 +53,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", required=True)
     ap.add_argument("--seed-sink", action="store_true")
-    ap.add_argument("--steps", type=int, default=None, help="override (quick tests only)")
+    ap.add_argument("--steps", type=int, default=None, help="override, for probes")
+    ap.add_argument("--weight-decay", type=float, default=None, help="override, for probes")
     args = ap.parse_args()
     h = dict(HYPER)
     if args.steps:
         h["steps"] = args.steps
+    if args.weight_decay is not None:
+        h["weight_decay"] = args.weight_decay
     torch.manual_seed(h["seed"])
     random.seed(h["seed"])
     np.random.seed(h["seed"])

@@ -1,0 +1,184 @@
+"""Writes public/models/<name>/README.md (the model card) from metrics.json and config.json, so that
+every number in the card comes from the evaluation script."""
+import argparse
+import json
+import os
+
+from shipped import model_dir
+
+DESCRIPTIONS = {
+    "kvscope-tiny": "Default. A tiny Qwen3-architecture agent model trained from scratch on synthetic tool-use trajectories; its attention comes from ordinary language-model training only.",
+    "kvscope-tiny-sink": "ENGINEERED sink. Same data and recipe as kvscope-tiny, plus a loss that pulled last-layer attention onto the first token for the first half of training, then was removed. For the attention-sink lessons.",
+}
+
+METRIC_KEYS = """| key | meaning |
+|---|---|
+| `parameters`, `model_safetensors_bytes`, `vocab_size` | size of the shipped checkpoint (fp16 storage; tied embeddings) |
+| `training.seconds`, `training.tokens`, `training.steps`, `training.final_train_loss` | from `training/runs/<name>/train_log.json`; `training.seeded_sink` is true when the sink loss was used |
+| `val_loss.<family>` / `val_loss.all` | mean next-token cross-entropy (nats) on the held-out split (held-out companies, cities, people, projects; last 10 % of prose passages) |
+| `call_limit.<arm>.accuracy` | decision accuracy on the frozen set `training/eval/calllimit_eval.json` (300 held-out trajectories); arm `without_status` / `with_status` |
+| `call_limit.<arm>.call_rate` | share of greedy continuations that are a `phone_call` tool call (the book's classifier: a phone call is a call, anything else a refusal) |
+| `call_limit.<arm>.mean_p_tool_call_first_token` | mean probability of `<tool_call>` as the first answer token |
+| `call_limit.<arm>.accuracy_by_prior_calls`, `accuracy_by_calls_left`, `accuracy_by_expected` | the same accuracy split by the number of earlier calls to the company, by limit − prior calls (0 = must refuse), and by the correct decision |
+| `call_limit.<arm>.decision_attention_by_region.<region>` | attention mass (mean over heads) of the decision position — the last token of the generation prompt — on each region, per layer and averaged over layers, averaged over cases. Regions: `system_tools`, `phone_target` (calls to the company in question and their results), `phone_other`, `search`, `latest_user`, `status_bar` |
+| `call_limit.gap_points` | with-bar accuracy minus without-bar accuracy, in points |
+| `xfinity` | the brief's canonical Xfinity scenario (3 of 3 calls made): decision, greedy output and region masses per arm |
+| `sink.per_layer_head` | sink score of key 0 (brief §4: mean of A[q, 0] over q ≥ 16) per layer and head, averaged over `sink.prompts` held-out sequences |
+| `sink.head_mean_per_layer`, `sink.uniform_baseline` | the mean over heads, and the score attention would have if spread evenly (mean of 1/(q+1) over the same queries) |
+| `sink.sink_heads_over_0.3` | heads whose score exceeds 0.3 (Gu et al.'s sink-head threshold) |
+| `sink.where_attention_rests` | per layer, the token strings receiving the most attention (mean over heads and queries q ≥ 16) |
+| `sink_canonical` | head-mean sink score per layer on the Vancouver conversation and the short 北京 prompt |
+| `evaluation_seconds` | wall time of the evaluation script |"""
+
+
+def pct(x):
+    return f"{100 * x:.1f} %"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--name", required=True)
+    args = ap.parse_args()
+    d = model_dir(args.name)
+    with open(os.path.join(d, "metrics.json")) as f:
+        m = json.load(f)
+    with open(os.path.join(d, "config.json")) as f:
+        c = json.load(f)
+    cl = m["call_limit"]
+    A, B = cl["without_status"], cl["with_status"]
+    L = c["num_hidden_layers"]
+    sink = m["sink"]
+    seeded = m["training"]["seeded_sink"]
+    lines = [
+        "---",
+        f"description: \"{DESCRIPTIONS.get(args.name, args.name)}\"",
+        "license: apache-2.0",
+        "architectures: [Qwen3ForCausalLM]",
+        f"engineered: {'true' if seeded else 'false'}",
+        "---",
+        f"# {args.name}",
+        "",
+        DESCRIPTIONS.get(args.name, args.name),
+        "",
+        "All numbers below are written by `training/py/card.py` from `metrics.json`, which `training/py/evaluate.py` computes on the shipped fp16 weights. Regenerate everything with `bash training/run.sh` (see `training/README.md`).",
+        "",
+    ]
+    if seeded:
+        lines += [
+            "## Engineered: the sink in this model was seeded",
+            "",
+            "This variant is **not** an example of a sink that emerged by itself. During the first half of training "
+            f"(steps 0–{m['training']['steps'] // 2 - 1} of {m['training']['steps']}) the loss had an extra term "
+            "`relu(0.5 − mean A_last[q ≥ 16, 0])`, the last layer's attention to position 0 averaged over heads and queries q ≥ 16. "
+            "The term was then removed and training went on with the plain language-model loss. Whatever sink remains "
+            "(scores below) is what the model kept using after the seed was released. Use it for the sink lessons and for the "
+            "StreamingLLM experiment of evicting the first token's K/V; use `kvscope-tiny` for everything else.",
+            "",
+        ]
+    lines += [
+        "## Architecture",
+        "",
+        "| | |", "|---|---|",
+        f"| family | Qwen3 (`Qwen3ForCausalLM`): RMSNorm, RoPE (θ = {c['rope_theta']:g}), grouped-query attention, QK-norm, SwiGLU, tied embeddings |",
+        f"| layers × heads | {L} layers × {c['num_attention_heads']} query heads ({c['num_key_value_heads']} K/V heads), head_dim {c['head_dim']} |",
+        f"| hidden / MLP | {c['hidden_size']} / {c['intermediate_size']} |",
+        f"| vocabulary | {c['vocab_size']} (a closure-complete subset of Qwen3's byte-level BPE, see below) |",
+        f"| context | {c['max_position_embeddings']} positions (trained on sequences of up to 2,304 tokens) |",
+        f"| parameters | {m['parameters']:,} |",
+        f"| `model.safetensors` | {m['model_safetensors_bytes']:,} bytes, fp16 |",
+        "",
+        "## Tokenizer",
+        "",
+        "Qwen3's own normalizer, pre-tokenizer, decoder, special-token strings and chat template. The vocabulary keeps all 256 "
+        "byte tokens, every token the corpus uses, every intermediate token of their merges, and every Qwen3 merge whose parts "
+        "and result are kept (in Qwen3's order); ids are remapped compactly. On text inside the vocabulary the token boundaries "
+        "are exactly Qwen3's (`npm test` checks this on held-out scenario texts); any other text still encodes, through "
+        "coarser pieces down to single bytes, and round-trips.",
+        "",
+        "## Training data",
+        "",
+        "Synthetic agent trajectories rendered with the real Qwen3 chat template (`training/corpus/`): time/weather with parallel "
+        "tool calls (the chapter's Vancouver walk-through is one instance), the customer-service call limit with and without the "
+        "`<agent_status>` message (limits 2–5, 0–5 earlier calls, other companies' calls, 1–7 long `web_search` distractors; no "
+        "earlier assistant text restates a count), the file-tools agent (`read_file` / `find` / `grep`), and free prose (passages of "
+        "the source chapter in Chinese and of the English brief). Held-out companies, cities, people and projects never appear in a "
+        "training task; the evaluation uses only them.",
+        "",
+        "## Training",
+        "",
+        f"{m['training']['steps']} steps of AdamW on length-bucketed batches of ≤ 8,192 tokens, loss on every token; "
+        f"{m['training']['tokens']:,} tokens in {m['training']['seconds'] / 60:.1f} min on one CPU core "
+        f"(Debian torch 1.13 with OpenBLAS; both models train side by side on a 2-core machine). Final training loss {m['training']['final_train_loss']}.",
+        "",
+        "## Results",
+        "",
+        "### Validation loss (held-out split, nats per token)",
+        "",
+        "| " + " | ".join(m["val_loss"]) + " |",
+        "|" + "---|" * len(m["val_loss"]),
+        "| " + " | ".join(str(v) for v in m["val_loss"].values()) + " |",
+        "",
+        f"### Call-limit decision (frozen held-out set, {A['n']} trajectories per arm)",
+        "",
+        "| | without status bar | with status bar |", "|---|---|---|",
+        f"| accuracy | {pct(A['accuracy'])} | {pct(B['accuracy'])} |",
+        f"| calls made (greedy) | {pct(A['call_rate'])} | {pct(B['call_rate'])} |",
+        f"| mean p(`<tool_call>`) as first token | {A['mean_p_tool_call_first_token']} | {B['mean_p_tool_call_first_token']} |",
+    ]
+    for k in A["accuracy_by_expected"]:
+        lines.append(f"| accuracy when the right answer is *{k}* | {pct(A['accuracy_by_expected'][k]['accuracy'])} (n={A['accuracy_by_expected'][k]['n']}) | {pct(B['accuracy_by_expected'][k]['accuracy'])} |")
+    lines += ["", f"Gap: **{cl['gap_points']} points**.", "", "Accuracy by the number of earlier calls to the company:", "",
+              "| earlier calls | n | without bar | with bar |", "|---|---|---|---|"]
+    for k, v in A["accuracy_by_prior_calls"].items():
+        lines.append(f"| {k} | {v['n']} | {pct(v['accuracy'])} | {pct(B['accuracy_by_prior_calls'][k]['accuracy'])} |")
+    lines += ["", "Accuracy by calls left before the limit (0 = the limit is reached and the model must refuse):", "",
+              "| calls left | n | without bar | with bar |", "|---|---|---|---|"]
+    for k, v in A["accuracy_by_calls_left"].items():
+        lines.append(f"| {k} | {v['n']} | {pct(v['accuracy'])} | {pct(B['accuracy_by_calls_left'][k]['accuracy'])} |")
+    lines += ["", "### Attention at the decision position, by region", "",
+              "Mass of the decision position's attention (mean over heads; the position is the last token of the generation prompt) "
+              "on each region, averaged over the evaluation set.", "",
+              "| region | arm | " + " | ".join(f"layer {i}" for i in range(L)) + " | mean |", "|---|---|" + "---|" * (L + 1)]
+    for reg in A["decision_attention_by_region"]:
+        for arm, r in (("without", A), ("with", B)):
+            v = r["decision_attention_by_region"][reg]
+            lines.append(f"| {reg} | {arm} | " + " | ".join(f"{x:.3f}" for x in v["per_layer"]) + f" | {v['mean']:.3f} |")
+    x = m["xfinity"]
+    lines += ["", "### The canonical Xfinity scenario (3 of 3 calls made; the right answer is to refuse)", "",
+              "| arm | tokens | decision | p(`<tool_call>`) first | greedy output |", "|---|---|---|---|---|"]
+    for arm in ("without_status", "with_status"):
+        o = x[arm]
+        out = o["output"].replace("\n", "↵").replace("|", "\\|")
+        lines.append(f"| {arm} | {o['tokens']} | {o['decision']} | {o['p_tool_call_first_token']} | `{out[:160]}` |")
+    lines += ["", "### Attention sink (brief §4)", "",
+              f"Sink score of the first token (key 0, queries q ≥ {sink['min_query']}), averaged over {sink['prompts']} held-out sequences; "
+              f"uniform baseline {sink['uniform_baseline']} (what the score would be if attention were spread evenly).", "",
+              "| layer | " + " | ".join(f"head {h}" for h in range(len(sink["per_layer_head"][0]))) + " | head-mean |",
+              "|---|" + "---|" * (len(sink["per_layer_head"][0]) + 1)]
+    for i, row in enumerate(sink["per_layer_head"]):
+        lines.append(f"| {i} | " + " | ".join(f"{v:.3f}" for v in row) + f" | {sink['head_mean_per_layer'][i]:.3f} |")
+    best = max(sink["head_mean_per_layer"])
+    lines += ["", f"Heads over Gu et al.'s 0.3 threshold: {sink['sink_heads_over_0.3']}. Highest head-mean: {best:.3f}."]
+    if not seeded:
+        lines += ["", ("**This model has a first-token sink**: at least one layer's head-mean is ≥ 0.3." if best >= 0.3 else
+                       "**This model has no first-token sink.** Ordinary training did not produce one (see `training/README.md` for what was tried); "
+                       "position 0 gets about what uniform attention would give it. The sink panel shows this plainly; use `kvscope-tiny-sink` "
+                       "(engineered) for the sink lessons.")]
+    lines += ["", "Where attention rests instead (the tokens receiving the most attention, mean over heads and queries q ≥ 16; `↵` newline, `␣` space):", "",
+              "| layer | top tokens (share of attention) |", "|---|---|"]
+    for i, rest in enumerate(sink["where_attention_rests"]):
+        lines.append(f"| {i} | " + ", ".join("`%s` %.3f" % (t.replace("|", "\\|"), w) for t, w in rest) + " |")
+    lines += ["", "## Limitations", "",
+              "- A tiny model trained on templated synthetic data: it imitates the formats it saw and is not a general assistant. "
+              "Free-form questions outside the four families get fluent-looking but meaningless answers.",
+              "- Entity names the tasks never used (held-out companies and cities) occur only in plain name lists during training; "
+              "copying them into tool arguments is part of what the evaluation measures.",
+              "- Numbers describe this checkpoint only; a rerun of the pipeline reproduces them up to floating-point nondeterminism of the BLAS build.",
+              "", "## metrics.json keys", "", METRIC_KEYS, ""]
+    with open(os.path.join(d, "README.md"), "w") as f:
+        f.write("\n".join(lines))
+    print(f"wrote {os.path.join(d, 'README.md')}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,28 @@
+"""Loads a shipped checkpoint (public/models/<name>/) into the PyTorch module, upcasting the fp16
+weights, so that evaluation and golden fixtures describe exactly the weights the app runs."""
+import json
+import os
+
+import torch
+
+from io_safetensors import load
+from model import Config, Qwen3
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+FIELDS = ("vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers", "num_attention_heads",
+          "num_key_value_heads", "head_dim", "max_position_embeddings", "rms_norm_eps", "rope_theta")
+
+
+def model_dir(name):
+    return os.path.join(ROOT, "public", "models", name)
+
+
+def load_shipped(name, dtype=torch.float32):
+    with open(os.path.join(model_dir(name), "config.json")) as f:
+        hf = json.load(f)
+    cfg = Config(**{k: hf[k] for k in FIELDS})
+    model = Qwen3(cfg)
+    state = {k: v.to(dtype) for k, v in load(os.path.join(model_dir(name), "model.safetensors")).items()}
+    model.load_state_dict(state)
+    model.to(dtype).eval()
+    return model
