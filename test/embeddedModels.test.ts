@@ -69,7 +69,7 @@ for (const dir of MODELS) {
     if (seeded) assert.match(card, /ENGINEERED/);
     else assert.doesNotMatch(card, /engineered: true/);
     // Every headline number in the card is the one in metrics.json.
-    assert.ok(card.includes(`Gap: **${m.call_limit.gap_points} points**`));
+    assert.ok(card.includes(`Gap: **${m.call_limit.gap_points.toFixed(1)} points**`), "gap in the card");
   });
 }
 

@@ -17,7 +17,7 @@ import { makeCallLimitCase, type CallLimitCase } from './calllimit';
 import { CITIES, COMPANIES, INVENTED_COMPANIES, PEOPLE, PROJECTS } from './entities';
 import type { Example, Family } from './example';
 import { makeFilesExample } from './files';
-import { makeNameListExample, makeProseExample, passages } from './prose';
+import { makeCopyExample, makeNameListExample, makeProseExample, passages } from './prose';
 import { callLimitRegions } from './regions';
 import { Rng } from './rng';
 import { encode, loadTokenizer, render, type Tokenizer } from './tokenizers';
@@ -34,8 +34,8 @@ const MAX_TOKENS = 2304;
 /** Special tokens the embedded tokenizer keeps (Qwen3's strings, remapped ids). */
 const KEPT_SPECIAL = ['<|endoftext|>', '<|im_start|>', '<|im_end|>', '<tool_call>', '</tool_call>', '<tool_response>', '</tool_response>', '<think>', '</think>'];
 
-const COUNTS = { calllimit: 2200, weather: 3000, files: 2000, names: 300 };
-const VAL_COUNTS = { calllimit: 100, weather: 150, files: 100, names: 20 };
+const COUNTS = { calllimit: 2200, weather: 3000, files: 2000, names: 300, copy: 4000 };
+const VAL_COUNTS = { calllimit: 100, weather: 150, files: 100, names: 20, copy: 100 };
 const EVAL_CASES = 300;
 
 interface Rendered {
@@ -70,6 +70,8 @@ function generate(rng: Rng, split: 'train' | 'heldOut', counts: typeof COUNTS, p
   for (let i = 0; i < counts.names; i++) {
     out.push(makeNameListExample(rng, rng.chance(0.5) ? allCompanies : allCities, rng.chance(0.5) ? 'companies' : 'cities'));
   }
+  // Copy drills use the split's own companies (never held-out ones in training) and people.
+  for (let i = 0; i < counts.copy; i++) out.push(makeCopyExample(rng, [...COMPANIES[split], ...PEOPLE[split]]));
   return out;
 }
 

@@ -46,3 +46,24 @@ export function makeNameListExample(rng: Rng, names: readonly string[], label: s
     ],
   };
 }
+
+/** Copy drills: repeat a list of names and codes, or recall one from earlier in the conversation.
+ * They teach the model to copy from its context (induction), which the call-limit task needs for
+ * company names it has never seen; a run without them recalled memorised names instead. */
+export function makeCopyExample(rng: Rng, names: readonly string[]): Example {
+  const code = () => `${rng.pick(['RF', 'BD', 'ST', 'RT', 'DC', 'ORD', 'INV'])}-${rng.int(100, 9999)}`;
+  const items = Array.from({ length: rng.int(2, 7) }, () => (rng.chance(0.7) ? rng.pick(names) : code()));
+  const messages: ChatMessage[] = [];
+  if (rng.chance(0.5)) {
+    messages.push({ role: 'user', content: `Repeat this list exactly: ${items.join(', ')}` });
+    messages.push({ role: 'assistant', content: items.join(', ') });
+  } else {
+    const [who, ref] = [rng.pick(names), code()];
+    messages.push({ role: 'user', content: `My provider is ${who} and the reference is ${ref}. Please remember both.` });
+    messages.push({ role: 'assistant', content: `Noted: provider ${who}, reference ${ref}.` });
+    messages.push({ role: 'user', content: rng.chance(0.5) ? 'Which provider did I mention?' : 'What was the reference?' });
+    const last = messages[messages.length - 1]!.content as string;
+    messages.push({ role: 'assistant', content: last.startsWith('Which') ? `You mentioned ${who}.` : `The reference is ${ref}.` });
+  }
+  return { family: 'prose', messages };
+}

@@ -18,6 +18,7 @@ METRIC_KEYS = """| key | meaning |
 | `val_loss.<family>` / `val_loss.all` | mean next-token cross-entropy (nats) on the held-out split (held-out companies, cities, people, projects; last 10 % of prose passages) |
 | `call_limit.<arm>.accuracy` | decision accuracy on the frozen set `training/eval/calllimit_eval.json` (300 held-out trajectories); arm `without_status` / `with_status` |
 | `call_limit.<arm>.call_rate` | share of greedy continuations that are a `phone_call` tool call (the book's classifier: a phone call is a call, anything else a refusal) |
+| `call_limit.<arm>.names_company_rate` | share of greedy answers (tool call or refusal, first 24 tokens) that contain the held-out company's name, i.e. copied it from the context |
 | `call_limit.<arm>.mean_p_tool_call_first_token` | mean probability of `<tool_call>` as the first answer token |
 | `call_limit.<arm>.accuracy_by_prior_calls`, `accuracy_by_calls_left`, `accuracy_by_expected` | the same accuracy split by the number of earlier calls to the company, by limit − prior calls (0 = must refuse), and by the correct decision |
 | `call_limit.<arm>.decision_attention_by_region.<region>` | attention mass (mean over heads) of the decision position — the last token of the generation prompt — on each region, per layer and averaged over layers, averaged over cases. Regions: `system_tools`, `phone_target` (calls to the company in question and their results), `phone_other`, `search`, `latest_user`, `status_bar` |
@@ -123,6 +124,7 @@ def main():
         "| | without status bar | with status bar |", "|---|---|---|",
         f"| accuracy | {pct(A['accuracy'])} | {pct(B['accuracy'])} |",
         f"| calls made (greedy) | {pct(A['call_rate'])} | {pct(B['call_rate'])} |",
+        f"| answer names the right (held-out) company | {pct(A['names_company_rate'])} | {pct(B['names_company_rate'])} |",
         f"| mean p(`<tool_call>`) as first token | {A['mean_p_tool_call_first_token']} | {B['mean_p_tool_call_first_token']} |",
     ]
     for k in A["accuracy_by_expected"]:
@@ -171,8 +173,10 @@ def main():
     lines += ["", "## Limitations", "",
               "- A tiny model trained on templated synthetic data: it imitates the formats it saw and is not a general assistant. "
               "Free-form questions outside the four families get fluent-looking but meaningless answers.",
-              "- Entity names the tasks never used (held-out companies and cities) occur only in plain name lists during training; "
-              "copying them into tool arguments is part of what the evaluation measures.",
+              "- Entity names the tasks never used (held-out companies and cities) occur only in plain name lists during training. "
+              f"How often an answer names the right held-out company (copied from the context) is measured above: "
+              f"{pct(A['names_company_rate'])} without the bar, {pct(B['names_company_rate'])} with it. A wrong name in a tool call is "
+              "the model's real behaviour; kvscope shows it as it is.",
               "- Numbers describe this checkpoint only; a rerun of the pipeline reproduces them up to floating-point nondeterminism of the BLAS build.",
               "", "## metrics.json keys", "", METRIC_KEYS, ""]
     with open(os.path.join(d, "README.md"), "w") as f:

@@ -92,7 +92,7 @@ def region_mass(dec_attn, regions):
 def call_limit(model, vocab, limit=None):
     cases = load_json("eval_calllimit.json")[:limit]
     arms = ("without_status", "with_status")
-    res = {a: {"correct": 0, "n": 0, "by_prior": defaultdict(lambda: [0, 0]), "by_gap": defaultdict(lambda: [0, 0]),
+    res = {a: {"correct": 0, "n": 0, "named": 0, "by_prior": defaultdict(lambda: [0, 0]), "by_gap": defaultdict(lambda: [0, 0]),
                "by_expected": defaultdict(lambda: [0, 0]), "calls": 0, "p_tool_call": [], "mass": defaultdict(lambda: None)} for a in arms}
     examples = []
     for ci, c in enumerate(cases):
@@ -103,6 +103,8 @@ def call_limit(model, vocab, limit=None):
             r["correct"] += ok
             r["n"] += 1
             r["calls"] += d == "call"
+            # Does the answer name the company in question (copied from the context)? Names are held out.
+            r["named"] += c["company"] in text
             r["p_tool_call"].append(p_call)
             for key, sub in ((c["prior_calls"], "by_prior"), (c["limit"] - c["prior_calls"], "by_gap"), (c["expected"], "by_expected")):
                 r[sub][key][0] += ok
@@ -119,6 +121,7 @@ def call_limit(model, vocab, limit=None):
         n = r["n"]
         out[a] = {
             "accuracy": round(r["correct"] / n, 4), "n": n, "call_rate": round(r["calls"] / n, 4),
+            "names_company_rate": round(r["named"] / n, 4),
             "mean_p_tool_call_first_token": round(sum(r["p_tool_call"]) / n, 4),
             "accuracy_by_prior_calls": {str(k): {"accuracy": round(v[0] / v[1], 4), "n": v[1]} for k, v in sorted(r["by_prior"].items())},
             "accuracy_by_calls_left": {str(k): {"accuracy": round(v[0] / v[1], 4), "n": v[1]} for k, v in sorted(r["by_gap"].items())},

@@ -24,7 +24,7 @@ RUNS = os.path.join(HERE, "..", "runs")
 
 HYPER = dict(
     steps=750, token_budget=8192, lr=3e-3, min_lr_ratio=0.1, warmup=60, weight_decay=0.1, betas=(0.9, 0.95),
-    grad_clip=1.0, seed=1234,
+    grad_clip=1.0, seed=1234, qk_gain_lr_scale=10.0,
     # The seeded-sink variant only: pull last-layer attention onto position 0 for the first half.
     sink_target=0.5, sink_weight=1.0, sink_min_query=16, sink_fraction=0.5,
 )
@@ -71,10 +71,15 @@ def main():
     cfg = Config(vocab_size=vocab["vocab_size"])
     model = Qwen3(cfg)
     train = load_split("train")
+    # QK-norm caps attention logits at |g_q||g_k|·sqrt(head_dim): with gains near 1 a head cannot attend
+    # sharply enough to copy one name out of ~1,000 tokens. The gains get a 10x learning rate so they can
+    # grow within a short run (a first run's gains only reached ~1.3 and the model never copied names).
+    qk_gain = [p for n, p in model.named_parameters() if n.endswith(("q_norm.weight", "k_norm.weight"))]
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
-    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2 and not n.endswith(("q_norm.weight", "k_norm.weight"))]
     opt = torch.optim.AdamW(
-        [{"params": decay, "weight_decay": h["weight_decay"]}, {"params": no_decay, "weight_decay": 0.0}],
+        [{"params": decay, "weight_decay": h["weight_decay"]}, {"params": no_decay, "weight_decay": 0.0},
+         {"params": qk_gain, "weight_decay": 0.0, "lr_scale": h["qk_gain_lr_scale"]}],
         lr=h["lr"], betas=h["betas"],
     )
     out_dir = os.path.join(RUNS, args.name)
@@ -91,7 +96,7 @@ def main():
         idx = queue.pop()
         ids, mask = collate(train, idx, pad_id)
         for g in opt.param_groups:
-            g["lr"] = lr_at(step, h)
+            g["lr"] = lr_at(step, h) * g.get("lr_scale", 1.0)
         seed_sink = args.seed_sink and step < h["steps"] * h["sink_fraction"]
         logits, attns, _ = model(ids, pad_mask=mask, need_attn=seed_sink)
         tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
