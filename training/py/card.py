@@ -177,7 +177,7 @@ def main():
               f"How often an answer names the right held-out company (copied from the context) is measured above: "
               f"{pct(A['names_company_rate'])} without the bar, {pct(B['names_company_rate'])} with it. A wrong name in a tool call is "
               "the model's real behaviour; kvscope shows it as it is.",
-              "- Numbers describe this checkpoint only; a rerun of the pipeline reproduces them up to floating-point nondeterminism of the BLAS build.",
+              "- Numbers describe this checkpoint only. The pipeline uses fixed seeds and one thread per run, but that a rerun is bit-identical has not been verified.",
               "", "## metrics.json keys", "", METRIC_KEYS, ""]
     with open(os.path.join(d, "README.md"), "w") as f:
         f.write("\n".join(lines))
