@@ -4,7 +4,6 @@ held-out evaluation set, attention at the decision position per region, sink sco
 training time. Everything is computed from the shipped fp16 weights (upcast to fp32)."""
 import argparse
 import json
-import math
 import os
 import time
 from collections import defaultdict
