@@ -99,3 +99,61 @@ export function readFloat32(file: SafetensorsFile, name: string): Float32Array {
   }
   return out;
 }
+
+function floatToHalf(x: number): number {
+  // Round-to-nearest-even float32 → float16, as numpy/torch do.
+  const f = new Float32Array([x]);
+  const u = new Uint32Array(f.buffer)[0]!;
+  const sign = (u >>> 16) & 0x8000;
+  const exp = (u >>> 23) & 0xff;
+  let mant = u & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  let e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  if (e <= 0) {
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    let half = mant >> shift;
+    const rem = mant & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    if (rem > mid || (rem === mid && half & 1)) half++;
+    return sign | half;
+  }
+  let half = (e << 10) | (mant >> 13);
+  const rem = mant & 0x1fff;
+  if (rem > 0x1000 || (rem === 0x1000 && half & 1)) half++;
+  return sign | half;
+}
+
+/** float32 values → IEEE half bit patterns (round to nearest even). */
+export function toFloat16Bits(values: Float32Array): Uint16Array {
+  const out = new Uint16Array(values.length);
+  for (let i = 0; i < values.length; i++) out[i] = floatToHalf(values[i]!);
+  return out;
+}
+
+/** Writes a safetensors file from float32 values, stored as F32 or F16. */
+export function writeSafetensors(tensors: Map<string, { shape: number[]; values: Float32Array }>, dtype: 'F32' | 'F16' = 'F32'): Uint8Array {
+  const header: Record<string, unknown> = {};
+  let offset = 0;
+  const parts: Uint8Array[] = [];
+  for (const [name, t] of tensors) {
+    const bytes = dtype === 'F32' ? new Uint8Array(t.values.slice().buffer) : new Uint8Array(toFloat16Bits(t.values).buffer);
+    header[name] = { dtype, shape: t.shape, data_offsets: [offset, offset + bytes.length] };
+    parts.push(bytes);
+    offset += bytes.length;
+  }
+  let h = new TextEncoder().encode(JSON.stringify(header));
+  const pad = (8 - (h.length % 8)) % 8; // keep the data section 8-byte aligned, as the Python writer does
+  if (pad) h = new TextEncoder().encode(JSON.stringify(header) + ' '.repeat(pad));
+  const out = new Uint8Array(8 + h.length + offset);
+  new DataView(out.buffer).setBigUint64(0, BigInt(h.length), true);
+  out.set(h, 8);
+  let p = 8 + h.length;
+  for (const b of parts) {
+    out.set(b, p);
+    p += b.length;
+  }
+  return out;
+}

@@ -24,8 +24,9 @@ export interface ToolDef {
   type: 'function';
   function: {
     name: string;
-    description: string;
-    parameters: { type: 'object'; properties: Record<string, ToolParameter>; required?: string[] };
+    /** Optional in the API; an imported request may omit either (the template renders what is there). */
+    description?: string;
+    parameters?: { type: 'object'; properties: Record<string, ToolParameter>; required?: string[] };
   };
 }
 

@@ -1,0 +1,49 @@
+// The `kvscope` command: parses flags and dispatches to one file per subcommand. A user error prints one
+// clear line on stderr and exits 2; a failed check exits 1; stack traces only with KVSCOPE_DEBUG=1.
+
+import { parseArgs } from './args';
+import { CliError } from './modelDir';
+
+const USAGE = `kvscope — what a language model sees and keeps
+
+usage:
+  kvscope check   --model <dir> [--golden training/golden] [--tokens 48] [--json]
+  kvscope analyze --model <dir> --messages <openai-request.json> [--min-query 16] [--top 10] [--json]
+
+<dir> is a Hugging Face model folder (config.json, *.safetensors, tokenizer.json, tokenizer_config.json);
+the embedded models are public/models/kvscope-tiny and public/models/kvscope-tiny-sink.`;
+
+type Command = (args: ReturnType<typeof parseArgs>) => Promise<{ text: string; json: unknown; code: number }>;
+
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  check: async () => (await import('./check')).check,
+  analyze: async () => (await import('./analyze')).analyze,
+};
+
+/** Known user-facing error classes: their message is the whole story. */
+const USER_ERRORS = new Set(['CliError', 'ConfigError', 'SafetensorsError', 'EngineError', 'RequestError', 'PromptError']);
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    console.log(USAGE);
+    return name ? 0 : 2;
+  }
+  const load = COMMANDS[name];
+  if (!load) {
+    console.error(`kvscope: unknown command "${name}" (commands: ${Object.keys(COMMANDS).join(', ')})`);
+    return 2;
+  }
+  try {
+    const args = parseArgs(rest, ['json']);
+    const out = await (await load())(args);
+    console.log(args.flags.has('json') ? JSON.stringify(out.json, null, 2) : out.text);
+    return out.code;
+  } catch (e) {
+    const err = e as Error;
+    if (process.env.KVSCOPE_DEBUG) console.error(err.stack);
+    const known = USER_ERRORS.has(err.name) || err instanceof CliError;
+    console.error(`kvscope ${name}: ${known ? err.message : `internal error: ${err.message}`}`);
+    return known ? 2 : 3;
+  }
+}

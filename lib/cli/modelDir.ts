@@ -1,0 +1,57 @@
+// Reads a Hugging Face model folder (config.json, *.safetensors or a sharded index, tokenizer files) from
+// disk for the CLI. Node-only by design: the browser fetches the same files over HTTP instead.
+
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
+
+export class CliError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export interface ModelDir {
+  dir: string;
+  checkpoint: Checkpoint;
+  tokenizerJson?: unknown;
+  tokenizerConfig?: unknown;
+  generationConfig?: unknown;
+}
+
+function readJson(path: string): unknown {
+  const text = readFileSync(path, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new CliError(`${path}: not valid JSON (${(e as Error).message})`);
+  }
+}
+
+/** Shard file names: from model.safetensors.index.json when present, else every *.safetensors in the folder. */
+function shardNames(dir: string): string[] {
+  const index = join(dir, 'model.safetensors.index.json');
+  if (existsSync(index)) {
+    const map = (readJson(index) as { weight_map?: Record<string, string> }).weight_map;
+    if (!map || typeof map !== 'object') throw new CliError(`${index}: no weight_map`);
+    return [...new Set(Object.values(map))].sort();
+  }
+  return readdirSync(dir).filter((f) => f.endsWith('.safetensors')).sort();
+}
+
+export function readModelDir(dir: string): ModelDir {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new CliError(`model folder not found: ${dir}`);
+  const cfg = join(dir, 'config.json');
+  if (!existsSync(cfg)) throw new CliError(`${dir}: no config.json (expected a Hugging Face model folder)`);
+  const shards = shardNames(dir);
+  if (shards.length === 0) throw new CliError(`${dir}: no .safetensors weights`);
+  const bytes = shards.map((s) => {
+    const p = join(dir, s);
+    if (!existsSync(p)) throw new CliError(`${dir}: shard ${s} listed in the index is missing`);
+    return new Uint8Array(readFileSync(p));
+  });
+  const checkpoint = loadCheckpoint(readFileSync(cfg, 'utf8'), bytes);
+  const opt = (name: string) => (existsSync(join(dir, name)) ? readJson(join(dir, name)) : undefined);
+  return { dir, checkpoint, tokenizerJson: opt('tokenizer.json'), tokenizerConfig: opt('tokenizer_config.json'), generationConfig: opt('generation_config.json') };
+}

@@ -1,0 +1,319 @@
+// The worker side of lib/engine/protocol: a queue that runs requests one at a time against one EngineSession
+// and answers each exactly once, errors included. Sees only a port: no DOM, no Node imports, no bundle choice.
+
+import { loadCheckpoint } from '../model/checkpoint';
+import {
+  CACHE_REQUESTS,
+  checkRequest,
+  collectTransfers,
+  owned,
+  type CacheState,
+  type EngineFailure,
+  type EngineRequest,
+  type EngineResponse,
+  type ErrorCode,
+  type ExecutionProvider,
+  type LoadResult,
+  type ProgressEvent,
+  type RequestType,
+  type RunResult,
+  type Tensor,
+} from './protocol';
+import { EngineError, EngineSession, type Ort } from './session';
+
+/** What a browser Worker's `self` and an adapted Node `parentPort` both offer. */
+export interface EnginePort {
+  postMessage(message: unknown, transfer: ArrayBuffer[]): void;
+  addEventListener(type: 'message', listener: (event: { data: unknown }) => void): void;
+}
+
+/** What a load asks of the runtime; the loader picks the bundle and sets ort.env before the first session. */
+export interface OrtWant {
+  provider: ExecutionProvider;
+  numThreads?: number;
+  wasmPaths?: string;
+}
+export type OrtLoader = (want: OrtWant) => Promise<Ort>;
+
+export interface TokenizerFiles {
+  tokenizer?: object;
+  tokenizerConfig?: object;
+}
+
+/**
+ * The `prompt` request's implementation, injected so this module does not depend on lib/prompt.
+ * The browser worker passes lib/engine/promptHook.ts; `build` should stop when `signal` aborts.
+ */
+export interface PromptHook<T> {
+  tokenizer(files: TokenizerFiles): T | Promise<T>;
+  build(tokenizer: T, request: unknown, options: unknown, ctx: { signal: AbortSignal }): unknown;
+}
+
+export interface HostOptions<T = unknown> {
+  /** The onnxruntime-web module, or a loader that picks one per load (the browser worker imports the wasm or webgpu bundle). */
+  ort: Ort | OrtLoader;
+  /** The prompt builder (lib/engine/promptHook.ts in the browser worker); without it `prompt` answers 'unsupported'. */
+  prompt?: PromptHook<T>;
+}
+
+/** A failure with a protocol code, thrown inside the host and turned into an error value. */
+class HostFailure extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Running {
+  req: EngineRequest;
+  cancelled: boolean;
+  abort: AbortController;
+  /** The request's change to the cache happened (a cancelled run may still have applied it). */
+  applied: boolean;
+}
+
+function failureOf(e: unknown, type: RequestType): EngineFailure {
+  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof HostFailure) return { code: e.code, message };
+  if (e instanceof EngineError) return { code: 'engine', message };
+  return { code: type === 'load' ? 'load_failed' : 'runtime', message };
+}
+
+const fail = (id: number, code: ErrorCode, message: string): EngineResponse => ({ kind: 'response', id, ok: false, error: { code, message } });
+
+// A macrotask boundary: messages already delivered (a `cancel`) are handled before the next request starts.
+const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+function moduleLoader(ort: Ort): OrtLoader {
+  return async (want) => {
+    if (want.numThreads !== undefined) ort.env.wasm.numThreads = want.numThreads;
+    if (want.wasmPaths !== undefined) ort.env.wasm.wasmPaths = want.wasmPaths;
+    return ort;
+  };
+}
+
+/** Serves the engine protocol on `port` until the worker ends. */
+export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void {
+  const getOrt = typeof options.ort === 'function' ? options.ort : moduleLoader(options.ort);
+  const queue: EngineRequest[] = [];
+  let running: Running | undefined;
+  let pumping = false;
+  let session: EngineSession | undefined;
+  let files: TokenizerFiles | undefined;
+  let tokenizer: Promise<T> | undefined;
+  // Attention of the last run made with attention 'keep', for readAttention.
+  let kept: { tensors: Tensor[]; rows: number[] } | undefined;
+
+  const answer = (msg: EngineResponse): void => {
+    try {
+      port.postMessage(msg, msg.ok ? collectTransfers(msg.result) : []);
+    } catch (e) {
+      // An uncloneable result (say, from the prompt hook) must still be answered.
+      port.postMessage(fail(msg.id, 'runtime', `could not send the result: ${e instanceof Error ? e.message : String(e)}`), []);
+    }
+  };
+
+  const need = (): EngineSession => {
+    if (!session) throw new HostFailure('not_loaded', 'no model loaded: send load first');
+    return session;
+  };
+
+  const release = async (): Promise<boolean> => {
+    const s = session;
+    session = undefined;
+    files = undefined;
+    tokenizer = undefined;
+    kept = undefined;
+    if (s) await s.dispose();
+    return s !== undefined;
+  };
+
+  async function load(req: EngineRequest<'load'>, run: Running): Promise<LoadResult> {
+    const progress = (stage: string, fraction: number): void => {
+      const ev: ProgressEvent = { kind: 'progress', id: req.id, stage, fraction };
+      port.postMessage(ev, []);
+    };
+    // First, so that any load that starts leaves no model unless it succeeds (and two models at once may not fit in a tab).
+    await release();
+    progress('loading runtime', 0);
+    const provider = req.provider ?? 'wasm';
+    const ort = await getOrt({ provider, numThreads: req.numThreads, wasmPaths: req.wasmPaths });
+    progress('reading checkpoint', 0.05);
+    const ckpt = loadCheckpoint(req.config, req.shards.map((b) => (b instanceof Uint8Array ? b : new Uint8Array(b))));
+    const s = await EngineSession.create(ort, ckpt, { graph: req.graph, executionProvider: provider, onProgress: (stage, f) => progress(stage, 0.1 + 0.9 * f) });
+    const result: LoadResult = {
+      provider: s.provider,
+      config: s.config,
+      graph: s.options,
+      weightType: s.weightType,
+      buildMs: s.buildMs,
+      numThreads: ort.env.wasm.numThreads ?? 0,
+      hasTokenizer: req.tokenizer !== undefined,
+    };
+    if (run.cancelled) {
+      await s.dispose(); // a cancelled load leaves no model, as a failed one does
+      return result;
+    }
+    session = s;
+    files = { tokenizer: req.tokenizer, tokenizerConfig: req.tokenizerConfig };
+    run.applied = true;
+    return result;
+  }
+
+  async function runIds(req: EngineRequest<'prefill'> | EngineRequest<'extend'>, run: Running): Promise<RunResult> {
+    const s = need();
+    const r = req.type === 'prefill' ? await s.prefill(req.ids, req.attnRows) : await s.extend(req.ids, req.attnRows);
+    run.applied = true;
+    const keep = req.attention === 'keep' && r.attention.length > 0;
+    kept = keep ? { tensors: r.attention, rows: r.rows } : undefined;
+    return {
+      logits: r.logits && owned(r.logits),
+      attention: keep ? [] : r.attention.map(owned),
+      rows: r.rows,
+      pastLength: r.pastLength,
+      length: r.length,
+      ms: r.ms,
+      attentionKept: keep,
+    };
+  }
+
+  async function replay(req: EngineRequest<'replay'>, run: Running): Promise<{ length: number }> {
+    const s = need();
+    s.fork(0);
+    try {
+      let total = 0;
+      for (const c of req.chunks) {
+        if (c.keep < 0 || c.keep > c.ids.length) throw new HostFailure('bad_request', `replay: keep ${c.keep} is outside 0…${c.ids.length}`);
+        if (c.keep === 0) continue;
+        await s.extend(c.ids); // the whole chunk, as it first ran: same shapes, same bits
+        total += c.keep;
+        if (s.length !== total) s.fork(total);
+      }
+    } catch (e) {
+      s.fork(0); // never leave half a history behind
+      throw e;
+    }
+    run.applied = true;
+    return { length: s.length };
+  }
+
+  function readAttention(req: EngineRequest<'readAttention'>): { layer: number; attention: Tensor; rows: number[] } {
+    if (!kept) throw new HostFailure('not_available', 'no attention kept: run prefill or extend with attention "keep" first');
+    const t = kept.tensors[req.layer];
+    if (!t) throw new HostFailure('bad_request', `no layer ${req.layer} (the model has ${kept.tensors.length})`);
+    if (req.head === undefined) return { layer: req.layer, attention: { data: t.data.slice(), dims: [...t.dims] }, rows: kept.rows };
+    const [heads, rows, keys] = t.dims;
+    if (t.dims.length !== 3 || heads === undefined || rows === undefined || keys === undefined) {
+      throw new HostFailure('bad_request', 'this graph reduces attention over heads; there is no per-head tensor to read');
+    }
+    if (req.head < 0 || req.head >= heads) throw new HostFailure('bad_request', `no head ${req.head} (the model has ${heads})`);
+    const n = rows * keys;
+    return { layer: req.layer, attention: { data: t.data.slice(req.head * n, (req.head + 1) * n), dims: [rows, keys] }, rows: kept.rows };
+  }
+
+  async function prompt(req: EngineRequest<'prompt'>, run: Running): Promise<unknown> {
+    const hook = options.prompt;
+    if (!hook) throw new HostFailure('unsupported', 'this engine host has no prompt builder wired in');
+    if (!files?.tokenizer) throw new HostFailure('not_loaded', 'no tokenizer.json was given at load');
+    const f = files;
+    tokenizer ??= Promise.resolve().then(() => hook.tokenizer(f));
+    let tok: T;
+    try {
+      tok = await tokenizer;
+    } catch (e) {
+      tokenizer = undefined; // let the next prompt try again
+      throw e;
+    }
+    return await hook.build(tok, req.request, req.options, { signal: run.abort.signal });
+  }
+
+  async function handle(req: EngineRequest, run: Running): Promise<unknown> {
+    switch (req.type) {
+      case 'load':
+        return load(req, run);
+      case 'prefill':
+      case 'extend':
+        return runIds(req, run);
+      case 'fork':
+        need().fork(req.length);
+        run.applied = true;
+        return { length: need().length };
+      case 'replay':
+        return replay(req, run);
+      case 'readKv':
+        return { layer: req.layer, ...need().kv(req.layer) };
+      case 'readAttention':
+        return readAttention(req);
+      case 'prompt':
+        return prompt(req, run);
+      case 'dispose':
+        run.applied = true;
+        return { disposed: await release() };
+      case 'cancel':
+        throw new HostFailure('bad_request', 'cancel is never queued'); // unreachable: handled on arrival
+    }
+  }
+
+  const cacheState = (type: RequestType, applied: boolean): CacheState | undefined =>
+    CACHE_REQUESTS.includes(type) ? { length: session?.length ?? 0, applied } : undefined;
+
+  async function pump(): Promise<void> {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (queue.length > 0) {
+        await nextTask();
+        const req = queue.shift();
+        if (!req) break;
+        const run: Running = { req, cancelled: false, abort: new AbortController(), applied: false };
+        running = run;
+        let msg: EngineResponse;
+        try {
+          const result = await handle(req, run);
+          msg = { kind: 'response', id: req.id, ok: true, result: result as never };
+        } catch (e) {
+          msg = { kind: 'response', id: req.id, ok: false, error: failureOf(e, req.type) };
+        }
+        running = undefined;
+        if (run.cancelled) msg = fail(req.id, 'cancelled', 'cancelled while running; its result was dropped');
+        const cache = cacheState(req.type, run.applied);
+        if (cache) msg.cache = cache;
+        answer(msg);
+      }
+    } finally {
+      pumping = false;
+    }
+  }
+
+  function cancel(id: number, target: number): void {
+    const at = queue.findIndex((r) => r.id === target);
+    let was: 'queued' | 'running' | 'unknown' = 'unknown';
+    if (at >= 0) {
+      queue.splice(at, 1);
+      answer(fail(target, 'cancelled', 'cancelled before it started'));
+      was = 'queued';
+    } else if (running && running.req.id === target) {
+      running.cancelled = true; // an ORT run cannot be interrupted: its result is dropped when it ends
+      running.abort.abort();
+      was = 'running';
+    }
+    answer({ kind: 'response', id, ok: true, result: { target, was } });
+  }
+
+  port.addEventListener('message', (event) => {
+    const checked = checkRequest(event.data);
+    if (!checked.ok) {
+      answer({ kind: 'response', id: checked.id, ok: false, error: checked.error });
+      return;
+    }
+    const req = checked.request;
+    if (req.type === 'cancel') {
+      cancel(req.id, req.target);
+      return;
+    }
+    queue.push(req);
+    void pump();
+  });
+}

@@ -1,0 +1,231 @@
+// The messages between the page and the engine worker: typed requests, responses that carry errors as
+// values, load progress, request checking and the transfer lists for tensors. Types and pure helpers only: no ORT, no DOM.
+
+import type { ModelConfig } from '../model/config';
+import type { GraphOptions } from '../model/graph';
+import type { ExecutionProvider, Tensor } from './session';
+
+export type { ExecutionProvider, Tensor };
+
+/** Bytes as either side may hold them; both survive structured clone. */
+export type Bytes = ArrayBuffer | Uint8Array;
+
+/** One run of the cache's history: the ids run together in one call, of which the first `keep` stay cached. */
+export interface Chunk {
+  ids: number[];
+  keep: number;
+}
+
+export interface LoadParams {
+  /** config.json text. */
+  config: string;
+  /** Every *.safetensors shard. Cloned, not transferred: the client keeps them to reload after a crash. */
+  shards: Bytes[];
+  /** tokenizer.json and tokenizer_config.json, parsed; only the `prompt` request uses them. */
+  tokenizer?: object;
+  tokenizerConfig?: object;
+  graph?: Partial<GraphOptions>;
+  /** Preferred provider; the result says which one the session got (webgpu falls back to wasm). */
+  provider?: ExecutionProvider;
+  /** WASM threads; the browser worker uses 1 unless the page is cross-origin isolated. Applies at the runtime's first load only. */
+  numThreads?: number;
+  /** Where the browser worker fetches ORT's .wasm files (default '/ort/'); ignored in Node. */
+  wasmPaths?: string;
+}
+
+export interface LoadResult {
+  provider: ExecutionProvider;
+  config: ModelConfig;
+  graph: GraphOptions;
+  weightType: 'float32' | 'float16';
+  buildMs: number;
+  /** ort.env.wasm.numThreads after the load (0 means ORT's own default). */
+  numThreads: number;
+  hasTokenizer: boolean;
+}
+
+export interface RunParams {
+  ids: number[];
+  /** Absolute query positions, for graphs built with attentionRows 'input'. */
+  attnRows?: number[];
+  /** 'return' (default): attention travels with the result; 'keep': it stays in the worker for `readAttention`. */
+  attention?: 'return' | 'keep';
+}
+
+export interface RunResult {
+  /** [T or 1, vocab] as the graph was built; absent when it has no logits. */
+  logits?: Tensor;
+  /** One per layer (empty when the graph has none or it was kept in the worker). */
+  attention: Tensor[];
+  /** Absolute query positions of the attention rows. */
+  rows: number[];
+  pastLength: number;
+  length: number;
+  ms: number;
+  attentionKept: boolean;
+}
+
+export type CancelOutcome = 'queued' | 'running' | 'unknown';
+
+/** Every request: its params and its result. The wire form of a request is `{id, type, ...params}`. */
+export interface EngineCalls {
+  load: { params: LoadParams; result: LoadResult };
+  /** Runs ids from an empty cache. */
+  prefill: { params: RunParams; result: RunResult };
+  /** Appends ids after the cached tokens. */
+  extend: { params: RunParams; result: RunResult };
+  /** Rewinds the cache to its first `length` tokens. */
+  fork: { params: { length: number }; result: { length: number } };
+  /** Rebuilds the cache from its history, chunk by chunk as first run, so the entries come out bit-identical. */
+  replay: { params: { chunks: Chunk[] }; result: { length: number } };
+  /** K and V of one layer, [kvHeads, length, headDim] each. */
+  readKv: { params: { layer: number }; result: { layer: number; k: Tensor; v: Tensor } };
+  /** Attention of one layer from the last run made with attention 'keep'; with `head`, that head only ([rows, keys]). */
+  readAttention: { params: { layer: number; head?: number }; result: { layer: number; attention: Tensor; rows: number[] } };
+  /** Renders and tokenizes a request through the host's injected prompt builder (lib/prompt). */
+  prompt: { params: { request: unknown; options?: unknown }; result: unknown };
+  /** Releases the session and the tokenizer. */
+  dispose: { params: Record<never, never>; result: { disposed: boolean } };
+  /** Cancels request `target`; answered at once, ahead of the queue. */
+  cancel: { params: { target: number }; result: { target: number; was: CancelOutcome } };
+}
+
+export type RequestType = keyof EngineCalls;
+export const REQUEST_TYPES: readonly RequestType[] = ['load', 'prefill', 'extend', 'fork', 'replay', 'readKv', 'readAttention', 'prompt', 'dispose', 'cancel'];
+/** Requests that may change the cache; their responses carry `cache`. */
+export const CACHE_REQUESTS: readonly RequestType[] = ['load', 'prefill', 'extend', 'fork', 'replay', 'dispose'];
+
+export type Params<K extends RequestType> = EngineCalls[K]['params'];
+export type Result<K extends RequestType> = EngineCalls[K]['result'];
+/** The union of all requests (distributes over K). */
+export type EngineRequest<K extends RequestType = RequestType> = K extends RequestType ? { id: number; type: K } & Params<K> : never;
+
+export type ErrorCode =
+  | 'bad_request' // malformed message or unknown type
+  | 'not_loaded' // no model (or no tokenizer) loaded
+  | 'load_failed' // config, shards or session creation refused
+  | 'engine' // the engine refused the call (token id outside the vocabulary, context overflow, bad fork)
+  | 'runtime' // anything else thrown while running
+  | 'not_available' // nothing kept to read (readAttention)
+  | 'unsupported' // no prompt builder wired into this host
+  | 'cancelled'
+  | 'worker_crashed' // client side: the worker died with the request in flight
+  | 'terminated'; // client side: the client was shut down
+
+export interface EngineFailure {
+  code: ErrorCode;
+  message: string;
+}
+
+/** The cache after a request: its length, and whether the request's own change was applied. */
+export interface CacheState {
+  length: number;
+  applied: boolean;
+}
+
+export type EngineResponse<K extends RequestType = RequestType> =
+  | { kind: 'response'; id: number; ok: true; result: Result<K>; cache?: CacheState }
+  | { kind: 'response'; id: number; ok: false; error: EngineFailure; cache?: CacheState };
+
+export interface ProgressEvent {
+  kind: 'progress';
+  id: number;
+  stage: string;
+  fraction: number;
+}
+
+export type WorkerMessage = EngineResponse | ProgressEvent;
+
+/**
+ * Every ArrayBuffer behind a Float32Array in `value` (objects and arrays, walked), once each.
+ * The host makes sure each such array owns its whole buffer before sending, so transferring it detaches nothing else.
+ */
+export function collectTransfers(value: unknown, out: Set<ArrayBuffer> = new Set()): ArrayBuffer[] {
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8 || v === null || typeof v !== 'object') return;
+    if (v instanceof Float32Array) {
+      if (v.buffer instanceof ArrayBuffer) out.add(v.buffer); // a SharedArrayBuffer is shared, never transferred
+      return;
+    }
+    if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return;
+    for (const x of Array.isArray(v) ? v : Object.values(v)) walk(x, depth + 1);
+  };
+  walk(value, 0);
+  return [...out];
+}
+
+/** A Float32Array that owns its whole, unshared buffer (copied if it was a view), safe to transfer. */
+export function owned(t: Tensor): Tensor {
+  const d = t.data;
+  const whole = d.byteOffset === 0 && d.byteLength === d.buffer.byteLength && d.buffer instanceof ArrayBuffer;
+  return whole ? t : { data: d.slice(), dims: t.dims };
+}
+
+type Checked = { ok: true; request: EngineRequest } | { ok: false; id: number; error: EngineFailure };
+
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
+const isIntArray = (v: unknown): v is number[] => Array.isArray(v) && v.every(isInt);
+const isBytes = (v: unknown): v is Bytes => v instanceof ArrayBuffer || v instanceof Uint8Array;
+
+/** Checks a message's shape before the host acts on it; the engine still checks values (vocabulary, lengths). */
+export function checkRequest(raw: unknown): Checked {
+  const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const id = isInt(r.id) ? r.id : -1; // no usable id: answered as -1 so the failure is still seen
+  const bad = (message: string): Checked => ({ ok: false, id, error: { code: 'bad_request', message } });
+  if (id < 0) return bad('request has no integer id ≥ 0');
+  const type = r.type;
+  if (typeof type !== 'string' || !(REQUEST_TYPES as readonly string[]).includes(type)) return bad(`unknown request type ${JSON.stringify(type)}`);
+  switch (type as RequestType) {
+    case 'load':
+      if (typeof r.config !== 'string') return bad('load: config must be the config.json text');
+      if (!Array.isArray(r.shards) || r.shards.length === 0 || !r.shards.every(isBytes)) return bad('load: shards must be a non-empty list of ArrayBuffer / Uint8Array');
+      if (r.provider !== undefined && r.provider !== 'wasm' && r.provider !== 'webgpu') return bad(`load: unknown provider ${JSON.stringify(r.provider)}`);
+      if (r.numThreads !== undefined && !(isInt(r.numThreads) && r.numThreads >= 0)) return bad('load: numThreads must be an integer ≥ 0');
+      break;
+    case 'prefill':
+    case 'extend':
+      if (!isIntArray(r.ids)) return bad(`${type}: ids must be a list of integers`);
+      if (r.attnRows !== undefined && !isIntArray(r.attnRows)) return bad(`${type}: attnRows must be a list of integers`);
+      if (r.attention !== undefined && r.attention !== 'return' && r.attention !== 'keep') return bad(`${type}: attention must be 'return' or 'keep'`);
+      break;
+    case 'fork':
+      if (!isInt(r.length)) return bad('fork: length must be an integer');
+      break;
+    case 'replay':
+      if (!Array.isArray(r.chunks) || !r.chunks.every((c: unknown) => typeof c === 'object' && c !== null && isIntArray((c as Chunk).ids) && isInt((c as Chunk).keep))) {
+        return bad('replay: chunks must be a list of {ids, keep}');
+      }
+      break;
+    case 'readKv':
+      if (!isInt(r.layer)) return bad('readKv: layer must be an integer');
+      break;
+    case 'readAttention':
+      if (!isInt(r.layer) || (r.head !== undefined && !isInt(r.head))) return bad('readAttention: layer (and head) must be integers');
+      break;
+    case 'cancel':
+      if (!isInt(r.target)) return bad('cancel: target must be a request id');
+      break;
+    case 'prompt':
+    case 'dispose':
+      break;
+  }
+  return { ok: true, request: r as unknown as EngineRequest };
+}
+
+/** The cached ids a chunk history describes. */
+export function chunkIds(chunks: readonly Chunk[]): number[] {
+  return chunks.flatMap((c) => c.ids.slice(0, c.keep));
+}
+
+/** The history cut to its first `length` cached tokens (a fork); chunks left with nothing kept are dropped. */
+export function truncateChunks(chunks: readonly Chunk[], length: number): Chunk[] {
+  const out: Chunk[] = [];
+  let total = 0;
+  for (const c of chunks) {
+    if (total >= length) break;
+    const keep = Math.min(c.keep, length - total);
+    out.push({ ids: c.ids, keep });
+    total += keep;
+  }
+  return out;
+}

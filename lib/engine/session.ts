@@ -1,0 +1,212 @@
+// The engine: one ONNX session over a built graph plus the K/V cache it grows (prefill, extend, fork).
+// Takes the onnxruntime-web module as a parameter so the same code runs in Node, a worker, WASM or WebGPU.
+
+import type * as OrtModule from 'onnxruntime-web';
+import type { Checkpoint } from '../model/checkpoint';
+import type { ModelConfig } from '../model/config';
+import { buildGraph, io, type GraphOptions } from '../model/graph';
+
+export type Ort = typeof OrtModule;
+export type ExecutionProvider = 'wasm' | 'webgpu';
+
+/** A tensor crossing module or worker boundaries: data plus explicit shape. */
+export interface Tensor {
+  data: Float32Array;
+  dims: number[];
+}
+
+export interface EngineOptions {
+  graph?: Partial<GraphOptions>;
+  /** Preferred provider; `webgpu` falls back to `wasm` if session creation fails (see `provider`). */
+  executionProvider?: ExecutionProvider;
+  /** Called with a label while the graph is built and compiled. */
+  onProgress?: (stage: string, fraction: number) => void;
+}
+
+export interface RunResult {
+  /** [T or 1, vocab] as built (absent when the graph has no logits). */
+  logits?: Tensor;
+  /** One per layer; shape as the graph's attention option says. */
+  attention: Tensor[];
+  /** Query positions (absolute) of the attention rows returned. */
+  rows: number[];
+  /** Cache length before and after this call (unchanged when the graph has no present K/V). */
+  pastLength: number;
+  length: number;
+  ms: number;
+}
+
+export class EngineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+/** The K/V cache of one layer: [kvHeads, length, headDim] each. */
+export interface LayerCache {
+  k: Float32Array;
+  v: Float32Array;
+}
+
+function sliceCache(c: LayerCache, kvHeads: number, from: number, to: number, headDim: number): LayerCache {
+  if (to === from) return { k: c.k, v: c.v };
+  const n = to;
+  const k = new Float32Array(kvHeads * n * headDim);
+  const v = new Float32Array(kvHeads * n * headDim);
+  for (let h = 0; h < kvHeads; h++) {
+    k.set(c.k.subarray(h * from * headDim, (h * from + n) * headDim), h * n * headDim);
+    v.set(c.v.subarray(h * from * headDim, (h * from + n) * headDim), h * n * headDim);
+  }
+  return { k, v };
+}
+
+export class EngineSession {
+  readonly config: ModelConfig;
+  readonly options: GraphOptions;
+  readonly provider: ExecutionProvider;
+  readonly weightType: 'float32' | 'float16';
+  readonly buildMs: number;
+  /** Why the preferred provider was not used (e.g. no WebGPU adapter), if it was not. */
+  providerNote?: string;
+  private session: OrtModule.InferenceSession;
+  private ort: Ort;
+  private cache: LayerCache[];
+  private _ids: number[] = [];
+  private busy = false;
+
+  private constructor(ort: Ort, session: OrtModule.InferenceSession, config: ModelConfig, options: GraphOptions, provider: ExecutionProvider, weightType: 'float32' | 'float16', buildMs: number) {
+    this.ort = ort;
+    this.session = session;
+    this.config = config;
+    this.options = options;
+    this.provider = provider;
+    this.weightType = weightType;
+    this.buildMs = buildMs;
+    this.cache = Array.from({ length: config.numLayers }, () => ({ k: new Float32Array(0), v: new Float32Array(0) }));
+  }
+
+  static async create(ort: Ort, ckpt: Checkpoint, opts: EngineOptions = {}): Promise<EngineSession> {
+    const t0 = performance.now();
+    opts.onProgress?.('building graph', 0.1);
+    const built = buildGraph(ckpt, opts.graph);
+    opts.onProgress?.('compiling graph', 0.5);
+    const want = opts.executionProvider ?? 'wasm';
+    let session: OrtModule.InferenceSession | undefined;
+    let provider: ExecutionProvider = 'wasm';
+    let note: string | undefined;
+    if (want === 'webgpu') {
+      try {
+        session = await ort.InferenceSession.create(built.bytes, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' });
+        provider = 'webgpu';
+      } catch (e) {
+        // No adapter or an unsupported kernel: fall back to WASM and keep the reason for the UI.
+        note = `WebGPU unavailable, running on WASM: ${(e as Error).message}`;
+      }
+    }
+    session ??= await ort.InferenceSession.create(built.bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+    opts.onProgress?.('ready', 1);
+    const engine = new EngineSession(ort, session, ckpt.config, built.options, provider, built.weightType, performance.now() - t0);
+    engine.providerNote = note;
+    return engine;
+  }
+
+  /** Token ids currently in the cache. */
+  get ids(): readonly number[] {
+    return this._ids;
+  }
+  get length(): number {
+    return this._ids.length;
+  }
+
+  /** Runs `ids` from an empty cache. Bad input is refused before the cache is touched. */
+  async prefill(ids: number[], attnRows?: number[]): Promise<RunResult> {
+    return this.run(ids, attnRows, true);
+  }
+
+  /**
+   * Appends `ids` (one token or a chunk) after the cached tokens, reusing the cache.
+   * `attnRows` (absolute positions, only for graphs built with attentionRows 'input') picks query rows.
+   */
+  async extend(ids: number[], attnRows?: number[]): Promise<RunResult> {
+    return this.run(ids, attnRows, false);
+  }
+
+  private async run(ids: number[], attnRows: number[] | undefined, fromScratch: boolean): Promise<RunResult> {
+    if (this.busy) throw new EngineError('engine is busy with another call');
+    if (ids.length === 0) throw new EngineError('nothing to run: no tokens given');
+    const c = this.config;
+    const past = fromScratch ? 0 : this._ids.length;
+    if (past + ids.length > c.maxPositions) throw new EngineError(`${past + ids.length} tokens exceed the model's context of ${c.maxPositions} (max_position_embeddings)`);
+    for (const id of ids) if (!Number.isInteger(id) || id < 0 || id >= c.vocabSize) throw new EngineError(`token id ${id} is outside the vocabulary (0…${c.vocabSize - 1})`);
+    if (attnRows && !(this.options.attention !== 'none' && this.options.attentionRows === 'input')) {
+      throw new EngineError("attention rows were given but this graph returns every row (build it with attentionRows 'input')");
+    }
+    if (fromScratch) this.fork(0);
+    const T = ids.length;
+    const ort = this.ort;
+    const feeds: Record<string, OrtModule.Tensor> = {
+      [io.inputIds]: new ort.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [T]),
+      [io.positionIds]: new ort.Tensor('int64', BigInt64Array.from(ids.map((_, i) => BigInt(past + i))), [T]),
+    };
+    let rows = ids.map((_, i) => past + i);
+    if (this.options.attention !== 'none' && this.options.attentionRows === 'input') {
+      const want = attnRows ?? rows;
+      for (const r of want) if (r < past || r >= past + T) throw new EngineError(`attention row ${r} is not among this call's positions ${past}…${past + T - 1}`);
+      rows = want;
+      feeds[io.attnRows] = new ort.Tensor('int64', BigInt64Array.from(want.map((r) => BigInt(r - past))), [want.length]);
+    }
+    for (let l = 0; l < c.numLayers; l++) {
+      feeds[io.pastKey(l)] = new ort.Tensor('float32', this.cache[l]!.k, [c.numKvHeads, past, c.headDim]);
+      feeds[io.pastValue(l)] = new ort.Tensor('float32', this.cache[l]!.v, [c.numKvHeads, past, c.headDim]);
+    }
+    this.busy = true;
+    const t0 = performance.now();
+    let out: OrtModule.InferenceSession.OnnxValueMapType;
+    try {
+      out = await this.session.run(feeds);
+    } finally {
+      this.busy = false;
+    }
+    const ms = performance.now() - t0;
+    const get = (name: string): Tensor => {
+      const t = out[name];
+      if (!t) throw new EngineError(`graph returned no ${name}`);
+      return { data: t.data as Float32Array, dims: [...t.dims] };
+    };
+    if (this.options.presentKv) {
+      for (let l = 0; l < c.numLayers; l++) this.cache[l] = { k: get(io.presentKey(l)).data, v: get(io.presentValue(l)).data };
+      this._ids = [...this._ids, ...ids];
+    }
+    const attention = this.options.attention === 'none' ? [] : Array.from({ length: c.numLayers }, (_, l) => get(io.attn(l)));
+    return { logits: this.options.logits === 'none' ? undefined : get(io.logits), attention, rows, pastLength: past, length: this._ids.length, ms };
+  }
+
+  /** Rewinds the cache to its first `length` tokens (the entries there are reused as they are). */
+  fork(length: number): void {
+    if (this.busy) throw new EngineError('engine is busy with another call');
+    if (!Number.isInteger(length) || length < 0 || length > this._ids.length) throw new EngineError(`cannot rewind to ${length}: the cache holds ${this._ids.length} tokens`);
+    const c = this.config;
+    const from = this._ids.length;
+    this.cache = this.cache.map((layer) => sliceCache(layer, c.numKvHeads, from, length, c.headDim));
+    this._ids = this._ids.slice(0, length);
+  }
+
+  /** A copy of the cache (K and V per layer, [kvHeads, length, headDim]). */
+  kv(layer: number): { k: Tensor; v: Tensor } {
+    const c = this.config;
+    const l = this.cache[layer];
+    if (!l) throw new EngineError(`no layer ${layer} (the model has ${c.numLayers})`);
+    const dims = [c.numKvHeads, this._ids.length, c.headDim];
+    return { k: { data: l.k.slice(), dims }, v: { data: l.v.slice(), dims: [...dims] } };
+  }
+
+  /** Bytes the cache holds now (float32 K and V, all layers). */
+  cacheBytes(): number {
+    return 2 * 4 * this.config.numLayers * this.config.numKvHeads * this._ids.length * this.config.headDim;
+  }
+
+  async dispose(): Promise<void> {
+    await this.session.release();
+  }
+}

@@ -1,0 +1,271 @@
+// A request as the model receives it: rendered text, token ids, per-token bytes and character offsets,
+// and spans labelling every token with message, role and segment. Pure: no DOM, no I/O, no React.
+import type { ChatRequest } from '../scenarios/types';
+import { tokenBytes } from './byteLevel';
+import { layoutPieces, TOOLS_MESSAGE, type Piece, type Role, type Segment } from './layout';
+import { encodeText, renderRequest, renderToolJson, type RenderOptions, type Tokenizer } from './tokenizer';
+
+export type { Role, Segment } from './layout';
+export { TOOLS_MESSAGE, isStatusBar } from './layout';
+
+export interface TokenInfo {
+  id: number;
+  /**
+   * This token's slice of `Prompt.text` (joined, the texts are the text). A character split across
+   * tokens belongs to the token holding its first byte; tokens holding only its later bytes get ''.
+   */
+  text: string;
+  /** The token's own UTF-8 bytes (may be part of a character). */
+  bytes: Uint8Array;
+  /** UTF-16 offsets into Prompt.text, end exclusive; start === end for a continuation-only token. */
+  start: number;
+  end: number;
+  /** Starts or ends inside a multi-byte character, so its bytes alone are not valid UTF-8. */
+  partial: boolean;
+  /** An added token of the vocabulary (`<|im_start|>`, `<think>` …), matched whole, not byte-level BPE. */
+  special: boolean;
+}
+
+export interface Span {
+  /** Token indices, end exclusive. Spans tile the tokens: contiguous, non-empty, in order. */
+  start: number;
+  end: number;
+  /**
+   * Index into request.messages. TOOLS_MESSAGE (-1) for the tools block (the tool schemas and the
+   * template text around them); messages.length for the generation prompt (the turn to be generated).
+   * Template text carries the message it wraps, so counts per message include the envelope.
+   */
+  message: number;
+  role: Role;
+  segment: Segment;
+  /** Tool index in request.tools (segment `tools`), tool-call index in the message (segment `tool_call`). */
+  part?: number;
+}
+
+export interface Prompt {
+  /** What the model reads: the rendered request, after the tokenizer's normalizer (Qwen: NFC). */
+  text: string;
+  ids: number[];
+  tokens: TokenInfo[];
+  spans: Span[];
+  /** request.messages.length, so that message === messageCount can be read as the generation prompt. */
+  messageCount: number;
+  /** Things a reader should know (normalised text, spans that could not be derived). */
+  notes: string[];
+}
+
+export type PromptOptions = RenderOptions;
+
+interface Rendered {
+  rendered: string;
+  pieces: Piece[];
+}
+
+function renderStage(tok: Tokenizer, request: ChatRequest, opts: PromptOptions): Rendered {
+  return { rendered: renderRequest(tok, request, opts), pieces: layoutPieces(request, opts, renderToolJson(tok, request)) };
+}
+
+const encoder = new TextEncoder();
+const bytesCache = new WeakMap<Tokenizer, Map<number, { bytes: Uint8Array; special: boolean }>>();
+
+/**
+ * Bytes of one vocabulary entry: added tokens are literal text, the rest byte-level symbols. Reads the
+ * wrapped @huggingface/tokenizers model (`_tokenizer`, public in the typings): transformers.js has no
+ * id → token-string call of its own.
+ */
+function idBytes(tok: Tokenizer, id: number): { bytes: Uint8Array; special: boolean } {
+  let cache = bytesCache.get(tok);
+  if (!cache) {
+    cache = new Map();
+    for (const [aid, added] of tok._tokenizer.get_added_tokens_decoder()) cache.set(aid, { bytes: encoder.encode(added.content), special: true });
+    bytesCache.set(tok, cache);
+  }
+  let hit = cache.get(id);
+  if (!hit) {
+    const s = tok._tokenizer.id_to_token(id);
+    if (s === undefined) throw new Error(`token id ${id} is not in the vocabulary`);
+    hit = { bytes: tokenBytes(s), special: false };
+    cache.set(id, hit);
+  }
+  return hit;
+}
+
+function utf8Length(cp: number): number {
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+function tokenStage(tok: Tokenizer, ids: number[]): { tokens: TokenInfo[]; text: string; byteStarts: number[] } {
+  const parts = ids.map((id) => idBytes(tok, id));
+  const total = parts.reduce((s, p) => s + p.bytes.length, 0);
+  const all = new Uint8Array(total);
+  const byteStarts: number[] = [];
+  let b = 0;
+  for (const p of parts) {
+    byteStarts.push(b);
+    all.set(p.bytes, b);
+    b += p.bytes.length;
+  }
+  const text = new TextDecoder().decode(all);
+
+  // Walk code points alongside token byte offsets (both increase): a token starts at the first
+  // character whose first byte is at or after the token's first byte.
+  let cpByte = 0;
+  let ci = 0;
+  const starts: number[] = [];
+  const mid: boolean[] = [];
+  for (const b0 of byteStarts) {
+    while (cpByte < b0) {
+      const cp = text.codePointAt(ci)!;
+      cpByte += utf8Length(cp);
+      ci += cp > 0xffff ? 2 : 1;
+    }
+    starts.push(ci);
+    mid.push(cpByte !== b0);
+  }
+  const tokens = ids.map((id, t): TokenInfo => {
+    const start = starts[t]!;
+    const end = t + 1 < ids.length ? starts[t + 1]! : text.length;
+    const p = parts[t]!;
+    return { id, text: text.slice(start, end), bytes: p.bytes.slice(), start, end, partial: mid[t]! || (t + 1 < ids.length && mid[t + 1]!), special: p.special };
+  });
+  return { tokens, text, byteStarts };
+}
+
+/** Spans from pieces: each token goes to the piece holding its first byte (a straddling token goes where it starts). */
+function spanStage(pieces: Piece[], byteStarts: number[]): Span[] {
+  const pieceEnds: number[] = [];
+  let b = 0;
+  for (const p of pieces) {
+    b += encoder.encode(p.text).length;
+    pieceEnds.push(b);
+  }
+  const spans: Span[] = [];
+  let pi = 0;
+  byteStarts.forEach((b0, t) => {
+    while (pi < pieces.length - 1 && pieceEnds[pi]! <= b0) pi++;
+    const p = pieces[pi]!;
+    const last = spans[spans.length - 1];
+    if (last && last.message === p.message && last.segment === p.segment && last.role === p.role && last.part === p.part) last.end = t + 1;
+    else {
+      const s: Span = { start: t, end: t + 1, message: p.message, role: p.role, segment: p.segment };
+      if (p.part !== undefined) s.part = p.part;
+      spans.push(s);
+    }
+  });
+  return spans;
+}
+
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * Checks the labelled pieces against the text the model reads. When they disagree (a template this
+ * module does not mirror, or a tokenizer that rewrote the text) the whole prompt becomes one template
+ * span with a note, rather than spans that point at the wrong characters.
+ */
+function alignPieces(rendered: string, text: string, pieces: Piece[], notes: string[]): Piece[] | null {
+  let aligned = pieces;
+  if (text !== rendered) {
+    if (text === rendered.normalize('NFC')) {
+      notes.push('the tokenizer normalised the rendered text to Unicode NFC; offsets refer to the normalised text');
+      aligned = pieces.map((p) => ({ ...p, text: p.text.normalize('NFC') }));
+    } else {
+      const at = firstDifference(text, rendered);
+      notes.push(`the tokens do not spell the rendered text (first difference at character ${at}); spans not derived`);
+      return null;
+    }
+  }
+  const joined = aligned.map((p) => p.text).join('');
+  if (joined !== text) {
+    const at = firstDifference(joined, text);
+    notes.push(
+      `the chat template's output differs from the Qwen3 layout at character ${at} ` +
+        `(expected ${JSON.stringify(joined.slice(at, at + 30))}, found ${JSON.stringify(text.slice(at, at + 30))}); spans not derived`,
+    );
+    return null;
+  }
+  return aligned;
+}
+
+function finish(r: Rendered, ids: number[], tok: Tokenizer, messageCount: number): Prompt {
+  const notes: string[] = [];
+  const { tokens, text, byteStarts } = tokenStage(tok, ids);
+  const pieces = alignPieces(r.rendered, text, r.pieces, notes);
+  const spans = pieces
+    ? spanStage(pieces, byteStarts)
+    : ids.length
+      ? [{ start: 0, end: ids.length, message: TOOLS_MESSAGE, role: 'system' as const, segment: 'template' as const }]
+      : [];
+  return { text, ids, tokens, spans, messageCount, notes };
+}
+
+/** Renders `request` with the tokenizer's chat template and labels every token. Pure and synchronous. */
+export function buildPrompt(tok: Tokenizer, request: ChatRequest, opts: PromptOptions = {}): Prompt {
+  const r = renderStage(tok, request, opts);
+  return finish(r, encodeText(tok, r.rendered), tok, request.messages.length);
+}
+
+/** Lets queued worker messages (a cancel) run between stages. */
+const yieldTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/**
+ * buildPrompt in stages for a worker: yields between rendering, encoding and labelling, and rejects
+ * with the signal's reason (an AbortError DOMException by default) once `signal` is aborted.
+ */
+export async function buildPromptAsync(
+  tok: Tokenizer,
+  request: ChatRequest,
+  opts: PromptOptions & { signal?: AbortSignal } = {},
+): Promise<Prompt> {
+  const { signal, ...renderOpts } = opts;
+  signal?.throwIfAborted();
+  const r = renderStage(tok, request, renderOpts);
+  await yieldTurn();
+  signal?.throwIfAborted();
+  const ids = encodeText(tok, r.rendered);
+  await yieldTurn();
+  signal?.throwIfAborted();
+  return finish(r, ids, tok, request.messages.length);
+}
+
+export interface TokenCounts {
+  /** Tokens per request message, template envelope included. */
+  messages: number[];
+  /** The tools block (schemas and their preamble). */
+  tools: number;
+  /** The generation prompt (`<|im_start|>assistant\n` …). */
+  generation: number;
+}
+
+export function messageTokenCounts(prompt: Prompt): TokenCounts {
+  const counts: TokenCounts = { messages: new Array<number>(prompt.messageCount).fill(0), tools: 0, generation: 0 };
+  for (const s of prompt.spans) {
+    const n = s.end - s.start;
+    if (s.message === TOOLS_MESSAGE) counts.tools += n;
+    else if (s.message >= prompt.messageCount) counts.generation += n;
+    else counts.messages[s.message] = (counts.messages[s.message] ?? 0) + n;
+  }
+  return counts;
+}
+
+/** Index of the span holding token `t` (binary search; spans tile the tokens); -1 when there are none. */
+export function spanIndexAt(prompt: Prompt, t: number): number {
+  if (!prompt.spans.length) return -1;
+  let lo = 0;
+  let hi = prompt.spans.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (prompt.spans[mid]!.start <= t) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** A token as a label: its text, or its bytes in hex when it holds part of a character. */
+export function tokenLabel(t: TokenInfo): string {
+  if (!t.partial) return t.text;
+  return Array.from(t.bytes, (b) => `<0x${b.toString(16).toUpperCase().padStart(2, '0')}>`).join('');
+}
