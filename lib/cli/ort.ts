@@ -1,12 +1,14 @@
 // Loads onnxruntime-web's WASM backend for Node (the CLI, tests, benchmarks): the same engine code as
 // the browser worker, without a GPU. Node-only.
 
+import { availableParallelism } from 'node:os';
 import * as ort from 'onnxruntime-web';
 import type { Ort } from '../engine/session';
 
 /** Threads for ORT's WASM backend in Node (it runs multi-threaded without COOP/COEP headers here). */
 export function nodeOrt(numThreads?: number): Ort {
-  if (numThreads !== undefined) ort.env.wasm.numThreads = numThreads;
+  // onnxruntime-web defaults to 1 thread in Node on a 2-core machine; 2 threads cut a prefill by ~33 % (docs/BENCHMARKS.md).
+  ort.env.wasm.numThreads = numThreads ?? Math.min(4, availableParallelism());
   ort.env.logLevel = 'error';
   return ort;
 }

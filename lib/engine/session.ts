@@ -21,6 +21,28 @@ export interface EngineOptions {
   executionProvider?: ExecutionProvider;
   /** Called with a label while the graph is built and compiled. */
   onProgress?: (stage: string, fraction: number) => void;
+  /** Extra onnxruntime-web session options, merged over the engine's own (benchmarks, experiments). */
+  sessionOptions?: OrtModule.InferenceSession.SessionOptions;
+}
+
+/**
+ * Session options for a built graph. With fp16 weights, ORT would otherwise widen every weight to fp32 while
+ * loading: ConstantFolding folds each weight's Cast (up to 1 GiB of output per node) and, at level 'all',
+ * FuseFp16InitializerToFp32NodeTransformer does the same. Both double the weights' memory; for a
+ * Qwen3-0.6B-shaped model that ends in `std::bad_alloc` inside the 4 GiB WASM heap (bench/results.json).
+ */
+function sessionOptions(weightType: 'float32' | 'float16', ep: ExecutionProvider, extra?: OrtModule.InferenceSession.SessionOptions): OrtModule.InferenceSession.SessionOptions {
+  const fp16 = weightType === 'float16';
+  return {
+    executionProviders: [ep],
+    graphOptimizationLevel: 'all',
+    // the fold limit logs one warning per weight it leaves alone
+    logSeverityLevel: fp16 ? 3 : 2,
+    ...(fp16
+      ? { extra: { optimization: { constant_folding_max_output_size_in_bytes: String(1 << 20), disable_specified_optimizers: 'FuseFp16InitializerToFp32NodeTransformer' } } }
+      : {}),
+    ...extra,
+  };
 }
 
 export interface RunResult {
@@ -97,14 +119,14 @@ export class EngineSession {
     let note: string | undefined;
     if (want === 'webgpu') {
       try {
-        session = await ort.InferenceSession.create(built.bytes, { executionProviders: ['webgpu'], graphOptimizationLevel: 'all' });
+        session = await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'webgpu', opts.sessionOptions));
         provider = 'webgpu';
       } catch (e) {
         // No adapter or an unsupported kernel: fall back to WASM and keep the reason for the UI.
         note = `WebGPU unavailable, running on WASM: ${(e as Error).message}`;
       }
     }
-    session ??= await ort.InferenceSession.create(built.bytes, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
+    session ??= await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'wasm', opts.sessionOptions));
     opts.onProgress?.('ready', 1);
     const engine = new EngineSession(ort, session, ckpt.config, built.options, provider, built.weightType, performance.now() - t0);
     engine.providerNote = note;

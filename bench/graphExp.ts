@@ -1,0 +1,351 @@
+// BENCH EXPERIMENT: a copy of lib/model/graph.ts with switches (GraphExperiments) to measure proposed changes.
+// Not used by the app. `diff lib/model/graph.ts bench/graphExp.ts` shows the proposal.
+// Builds an ONNX decoder graph from a checkpoint with explicit attention ops, so the probabilities and
+// the K/V cache are real graph outputs. Emits bytes only; running the graph belongs to lib/engine.
+
+import type { Checkpoint } from '../lib/model/checkpoint';
+import { ropeInvFreq, type ModelConfig } from '../lib/model/config';
+import { DataType, encodeModel, type AttributeValue, type DataTypeId, type NodeValue, type TensorValue, type ValueInfo } from './onnxProtoExp';
+import { toFloat16Bits } from '../lib/model/safetensors';
+
+export const OPSET = 17;
+
+/**
+ * What the graph returns besides the K/V cache.
+ * - attention `full`: per layer [heads, rows, keys]; `mean` / `max`: over heads → [rows, keys]; `head`: one head → [rows, keys].
+ * - attentionRows `all`: every query row of this call; `input`: the rows listed in the `attn_rows` input (indices into this call's tokens).
+ */
+export interface GraphOptions {
+  logits: 'all' | 'last' | 'none';
+  attention: 'none' | 'full' | 'mean' | 'max' | 'head';
+  head?: number;
+  attentionRows: 'all' | 'input';
+  /** Emit present K/V outputs (the cache); without them the graph can still take past K/V. */
+  presentKv: boolean;
+  /** Weight storage in the graph. `auto`: float32 unless that would pass ~1.8 GB (protobuf's 2 GB limit). */
+  weights: 'float32' | 'float16' | 'auto';
+}
+
+/** Experimental switches (all off = lib/model/graph.ts). */
+export interface GraphExperiments {
+  /** Scale q (T·hd values per head) instead of the scores (T·S values per head). */
+  scaleInQ?: boolean;
+  /** Make the Softmax output itself the attention output (no Identity copy); attention 'full', rows 'all'. */
+  probsAsOutput?: boolean;
+  /** fp16 weights: Gather rows of the fp16 embedding, then Cast (instead of Cast of the whole table, then Gather). */
+  gatherBeforeCast?: boolean;
+  /** fp16 tied head: Slice + Cast + Gemm in this many vocab chunks, so no full fp32 copy of the table exists. */
+  lmHeadChunks?: number;
+  /**
+   * fp16 weights: make each layer's Casts depend on that layer's input (through a zero derived from its shape),
+   * so ORT cannot run every weight's Cast at the start of the run (its topological order does, which keeps
+   * an fp32 copy of most weights alive at once).
+   */
+  castOnDemand?: boolean;
+  /**
+   * Make the layer's MLP depend on its attention output (through Shape → zero → Reshape), so ORT computes
+   * the reduced attention right away instead of at the end of the run, where every layer's [heads, T, S]
+   * probabilities would otherwise stay alive until then.
+   */
+  attnEarly?: boolean;
+  /** Weights as ONNX external data (a separate "file" handed to onnxruntime-web's `externalData`), not in the graph bytes. */
+  externalData?: boolean;
+}
+
+/** One weight's bytes in the external data "file": produced on demand by `bytes()`. */
+export interface ExternalSegment {
+  name: string;
+  offset: number;
+  length: number;
+  bytes: () => Uint8Array;
+}
+
+export const DEFAULT_GRAPH_OPTIONS: GraphOptions = {
+  logits: 'all',
+  attention: 'full',
+  attentionRows: 'all',
+  presentKv: true,
+  weights: 'auto',
+};
+
+/** Names of the graph's inputs and outputs, shared by the builder and the session. */
+export const io = {
+  inputIds: 'input_ids', // int64 [T]
+  positionIds: 'position_ids', // int64 [T]: past length + index
+  attnRows: 'attn_rows', // int64 [R]
+  pastKey: (l: number) => `past_key_${l}`, // float32 [kvHeads, P, headDim]
+  pastValue: (l: number) => `past_value_${l}`,
+  logits: 'logits', // float32 [T or 1, vocab]
+  presentKey: (l: number) => `present_key_${l}`, // float32 [kvHeads, P+T, headDim] (post norm, post RoPE)
+  presentValue: (l: number) => `present_value_${l}`,
+  attn: (l: number) => `attn_${l}`,
+};
+
+export interface BuiltGraph {
+  bytes: Uint8Array;
+  /** With `externalData`: the weights' segments in file `weights.bin` (offsets in order, 64-byte aligned). */
+  external?: { location: string; segments: ExternalSegment[]; total: number };
+  options: GraphOptions;
+  weightType: 'float32' | 'float16';
+  inputNames: string[];
+  outputNames: string[];
+}
+
+class Builder {
+  nodes: NodeValue[] = [];
+  inits: TensorValue[] = [];
+  private n = 0;
+  private consts = new Map<string, string>();
+
+  node(opType: string, inputs: string[], attributes: Record<string, AttributeValue> = {}, nOut = 1, outName?: string): string[] {
+    const id = `${opType}_${this.n++}`;
+    const outputs = Array.from({ length: nOut }, (_, i) => (outName && i === 0 ? outName : `${id}_o${i}`));
+    this.nodes.push({ opType, inputs, outputs, name: id, attributes });
+    return outputs;
+  }
+  op(opType: string, inputs: string[], attributes: Record<string, AttributeValue> = {}, outName?: string): string {
+    return this.node(opType, inputs, attributes, 1, outName)[0]!;
+  }
+  init(name: string, dataType: DataTypeId, dims: number[], raw: Uint8Array): string {
+    this.inits.push({ name, dataType, dims, raw });
+    return name;
+  }
+  i64(values: number[], dims: number[] = [values.length]): string {
+    const key = `i64:${dims}:${values}`;
+    const hit = this.consts.get(key);
+    if (hit) return hit;
+    const name = `const_i64_${this.consts.size}`;
+    this.init(name, DataType.INT64, dims, new Uint8Array(BigInt64Array.from(values.map(BigInt)).buffer));
+    this.consts.set(key, name);
+    return name;
+  }
+  f32(values: number[], dims: number[] = [values.length]): string {
+    const key = `f32:${dims}:${values}`;
+    const hit = this.consts.get(key);
+    if (hit) return hit;
+    const name = `const_f32_${this.consts.size}`;
+    this.init(name, DataType.FLOAT, dims, new Uint8Array(Float32Array.from(values).buffer));
+    this.consts.set(key, name);
+    return name;
+  }
+}
+
+const ints = (value: number[]): AttributeValue => ({ kind: 'ints', value });
+const int = (value: number): AttributeValue => ({ kind: 'int', value });
+
+/** Bytes of the graph's float32 weights, to decide on fp16 storage. */
+export function float32WeightBytes(c: ModelConfig): number {
+  const qd = c.numHeads * c.headDim;
+  const kvd = c.numKvHeads * c.headDim;
+  const perLayer = c.hiddenSize * (qd + 2 * kvd) + qd * c.hiddenSize + 3 * c.hiddenSize * c.intermediateSize;
+  return 4 * (c.vocabSize * c.hiddenSize * (c.tieWordEmbeddings ? 1 : 2) + c.numLayers * perLayer);
+}
+
+export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}, xp: GraphExperiments = {}): BuiltGraph {
+  const o: GraphOptions = { ...DEFAULT_GRAPH_OPTIONS, ...options };
+  const c = ckpt.config;
+  const weightType = o.weights === 'auto' ? (float32WeightBytes(c) > 1.8e9 ? 'float16' : 'float32') : o.weights;
+  if (o.attention === 'head' && (o.head === undefined || o.head < 0 || o.head >= c.numHeads)) {
+    throw new Error(`graph: attention 'head' needs a head index in [0, ${c.numHeads})`);
+  }
+  const b = new Builder();
+  const segments: ExternalSegment[] = [];
+  let extOffset = 0;
+  const LOCATION = 'weights.bin';
+
+  // The stored initializer (float32 or float16), in the graph bytes or as external data.
+  const stored = (name: string, shape?: number[]): string => {
+    const t = ckpt.tensors.get(name);
+    if (!t) throw new Error(`graph: checkpoint has no ${name}`);
+    const dims = shape ?? t.shape;
+    const n = dims.reduce((a, c) => a * c, 1);
+    const bytes = (): Uint8Array => {
+      if (weightType === 'float32') {
+        const v = ckpt.get(name);
+        return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      }
+      const info = t.file.tensors.get(name)!;
+      return t.dtype === 'F16' ? t.file.data.subarray(info.begin, info.end) : new Uint8Array(toFloat16Bits(ckpt.get(name)).buffer);
+    };
+    const dataType = weightType === 'float32' ? DataType.FLOAT : DataType.FLOAT16;
+    if (!xp.externalData) {
+      b.init(name, dataType, dims, bytes());
+      return name;
+    }
+    const length = n * (weightType === 'float32' ? 4 : 2);
+    b.inits.push({ name, dataType, dims, raw: new Uint8Array(0), external: { location: LOCATION, offset: extOffset, length } });
+    segments.push({ name, offset: extOffset, length, bytes });
+    extOffset += Math.ceil(length / 64) * 64;
+    return name;
+  };
+  // castOnDemand: an int64 zero computed from the current layer's input (set per layer below).
+  let dep: string | undefined;
+  const zeroFrom = (t: string) => b.op('Mul', [b.op('Gather', [b.op('Shape', [t]), b.i64([0], [])], { axis: int(0) }), b.i64([0], [])]);
+  const onDemand = (w: string, dims: number[]): string => (dep ? b.op('Reshape', [w, b.op('Add', [b.i64(dims), dep])]) : w);
+  // A weight as a float32 value: stored as float32, or as float16 followed by a Cast.
+  const weight = (name: string, shape?: number[]): string => {
+    const s = stored(name, shape);
+    if (weightType === 'float32') return s;
+    const dims = shape ?? ckpt.tensors.get(name)!.shape;
+    return b.op('Cast', [xp.castOnDemand && dims.length > 1 ? onDemand(s, dims) : s], { to: int(DataType.FLOAT) });
+  };
+
+  const H = c.hiddenSize;
+  const hd = c.headDim;
+  const nH = c.numHeads;
+  const nKV = c.numKvHeads;
+  const g = nH / nKV;
+  const rmsNorm = (x: string, w: string): string => {
+    const sq = b.op('Mul', [x, x]);
+    const ms = b.op('ReduceMean', [sq], { axes: ints([-1]), keepdims: int(1) });
+    const rs = b.op('Reciprocal', [b.op('Sqrt', [b.op('Add', [ms, b.f32([c.rmsNormEps], [])])])]);
+    return b.op('Mul', [b.op('Mul', [x, rs]), w]);
+  };
+  const linear = (x: string, prefix: string, bias: boolean): string => {
+    const inputs = [x, weight(prefix + '.weight')];
+    if (bias) inputs.push(weight(prefix + '.bias'));
+    return b.op('Gemm', inputs, { transB: int(1) });
+  };
+
+  // RoPE tables indexed by position: [maxPositions, headDim] with halves repeated. Computed in float32
+  // step by step as Hugging Face's rotary embedding does (float32 inv_freq, angle, cos/sin), so keys
+  // match the PyTorch model's bit for bit in the angle rather than being "more exact" than it.
+  const f32 = Math.fround;
+  const exact = ropeInvFreq(c);
+  const unscaled = ropeInvFreq({ ...c, ropeScaling: { type: 'default', factor: 1 } });
+  const inv = exact.map((x, i) => {
+    const base = f32(1 / f32(f32(c.ropeTheta) ** f32((2 * i) / hd)));
+    return c.ropeScaling.type === 'default' ? base : f32(base * (x / unscaled[i]!));
+  });
+  const P = c.maxPositions;
+  const cosT = new Float32Array(P * hd);
+  const sinT = new Float32Array(P * hd);
+  for (let p = 0; p < P; p++) {
+    for (let i = 0; i < hd / 2; i++) {
+      const a = f32(p * inv[i]!);
+      cosT[p * hd + i] = cosT[p * hd + i + hd / 2] = Math.cos(a);
+      sinT[p * hd + i] = sinT[p * hd + i + hd / 2] = Math.sin(a);
+    }
+  }
+  b.init('rope_cos', DataType.FLOAT, [P, hd], new Uint8Array(cosT.buffer));
+  b.init('rope_sin', DataType.FLOAT, [P, hd], new Uint8Array(sinT.buffer));
+  const cos = b.op('Gather', ['rope_cos', io.positionIds], { axis: int(0) }); // [T, hd]
+  const sin = b.op('Gather', ['rope_sin', io.positionIds], { axis: int(0) });
+  const half = hd / 2;
+  const rope = (x: string): string => {
+    // rotate_half with Slice (the Split form fails in onnxruntime-web's WebGPU kernel).
+    const x1 = b.op('Slice', [x, b.i64([0]), b.i64([half]), b.i64([2])]);
+    const x2 = b.op('Slice', [x, b.i64([half]), b.i64([hd]), b.i64([2])]);
+    const rot = b.op('Concat', [b.op('Neg', [x2]), x1], { axis: int(2) });
+    return b.op('Add', [b.op('Mul', [x, cos]), b.op('Mul', [rot, sin])]);
+  };
+
+  // Causal mask from positions: key j is visible to a query at position p when j ≤ p.
+  const pastLen0 = b.op('Gather', [b.op('Shape', [io.pastKey(0)]), b.i64([1], [])], { axis: int(0) });
+  const T = b.op('Gather', [b.op('Shape', [io.inputIds]), b.i64([0], [])], { axis: int(0) });
+  const S = b.op('Add', [pastLen0, T]);
+  const keyPos = b.op('Range', [b.i64([0], []), S, b.i64([1], [])]);
+  const hidden = b.op('Greater', [b.op('Unsqueeze', [keyPos, b.i64([0])]), b.op('Unsqueeze', [io.positionIds, b.i64([1])])]);
+  const mask = b.op('Where', [hidden, b.f32([-1e30], []), b.f32([0], [])]); // [T, S]
+  const scale = b.f32([1 / Math.sqrt(hd)], []);
+
+  const fp16 = weightType === 'float16';
+  const embedStored = xp.gatherBeforeCast && fp16 ? stored('model.embed_tokens.weight') : undefined;
+  let embedF32: string | undefined;
+  const embed = (): string => (embedF32 ??= weight('model.embed_tokens.weight'));
+  let h0 = embedStored
+    ? b.op('Cast', [b.op('Gather', [embedStored, io.inputIds], { axis: int(0) })], { to: int(DataType.FLOAT) })
+    : b.op('Gather', [embed(), io.inputIds], { axis: int(0) }); // [T, H]
+  const outputs: ValueInfo[] = [];
+  const f = DataType.FLOAT;
+
+  for (let l = 0; l < c.numLayers; l++) {
+    const p = `model.layers.${l}.`;
+    if (xp.castOnDemand && fp16) dep = zeroFrom(h0);
+    const h = rmsNorm(h0, weight(p + 'input_layernorm.weight'));
+    const heads = (y: string, n: number) => b.op('Transpose', [b.op('Reshape', [y, b.i64([0, n, hd])])], { perm: ints([1, 0, 2]) });
+    let q = heads(linear(h, p + 'self_attn.q_proj', c.qkvBias), nH); // [nH, T, hd]
+    let k = heads(linear(h, p + 'self_attn.k_proj', c.qkvBias), nKV); // [nKV, T, hd]
+    const v = heads(linear(h, p + 'self_attn.v_proj', c.qkvBias), nKV);
+    if (c.qkNorm) {
+      q = rmsNorm(q, weight(p + 'self_attn.q_norm.weight'));
+      k = rmsNorm(k, weight(p + 'self_attn.k_norm.weight'));
+    }
+    q = rope(q);
+    if (xp.scaleInQ) q = b.op('Mul', [q, scale]);
+    k = rope(k);
+    const presentK = b.op('Concat', [io.pastKey(l), k], { axis: int(1) }, o.presentKv ? io.presentKey(l) : undefined);
+    const presentV = b.op('Concat', [io.pastValue(l), v], { axis: int(1) }, o.presentKv ? io.presentValue(l) : undefined);
+    if (o.presentKv) {
+      outputs.push({ name: io.presentKey(l), elemType: f, shape: [nKV, 'total', hd] });
+      outputs.push({ name: io.presentValue(l), elemType: f, shape: [nKV, 'total', hd] });
+    }
+    // Grouped-query attention without copying K/V: query heads h = kv·g + j share kv head kv (HF repeat_kv order).
+    const qg = b.op('Reshape', [q, b.i64([nKV, -1, hd])]); // [nKV, g·T, hd]
+    const kT = b.op('Transpose', [presentK], { perm: ints([0, 2, 1]) });
+    const scores = xp.scaleInQ ? b.op('MatMul', [qg, kT]) : b.op('Mul', [b.op('MatMul', [qg, kT]), scale]); // [nKV, g·T, S]
+    const masked = b.op('Add', [b.op('Reshape', [scores, b.i64([nH, -1, 0])]), mask]); // [nH, T, S]
+    const direct = xp.probsAsOutput && o.attention === 'full' && o.attentionRows === 'all';
+    const probs = b.op('Softmax', [masked], { axis: int(-1) }, direct ? io.attn(l) : undefined);
+    const ctx = b.op('MatMul', [b.op('Reshape', [probs, b.i64([nKV, -1, 0])]), presentV]); // [nKV, g·T, hd]
+    const merged = b.op('Reshape', [b.op('Transpose', [b.op('Reshape', [ctx, b.i64([nH, -1, hd])])], { perm: ints([1, 0, 2]) }), b.i64([0, nH * hd])]);
+    h0 = b.op('Add', [h0, linear(merged, p + 'self_attn.o_proj', c.oBias)]);
+    if (o.attention !== 'none') {
+      const rows = o.attentionRows === 'input' ? b.op('Gather', [probs, io.attnRows], { axis: int(1) }) : probs;
+      const name = io.attn(l);
+      if (o.attention === 'full') {
+        if (!direct) b.op('Identity', [rows], {}, name);
+      }
+      else if (o.attention === 'mean') b.op('ReduceMean', [rows], { axes: ints([0]), keepdims: int(0) }, name);
+      else if (o.attention === 'max') b.op('ReduceMax', [rows], { axes: ints([0]), keepdims: int(0) }, name);
+      else b.op('Gather', [rows, b.i64([o.head!], [])], { axis: int(0) }, name);
+      outputs.push({ name, elemType: f, shape: o.attention === 'full' ? [nH, 'rows', 'total'] : ['rows', 'total'] });
+    }
+    if (xp.attnEarly && o.attention !== 'none' && !direct) {
+      const z = b.op('Mul', [b.op('Gather', [b.op('Shape', [io.attn(l)]), b.i64([0], [])], { axis: int(0) }), b.i64([0], [])]);
+      h0 = b.op('Reshape', [h0, b.op('Add', [b.i64([0, H]), z])]);
+    }
+    const h2 = rmsNorm(h0, weight(p + 'post_attention_layernorm.weight'));
+    const gate = linear(h2, p + 'mlp.gate_proj', false);
+    const up = linear(h2, p + 'mlp.up_proj', false);
+    const act = b.op('Mul', [b.op('Mul', [gate, b.op('Sigmoid', [gate])]), up]);
+    h0 = b.op('Add', [h0, linear(act, p + 'mlp.down_proj', false)]);
+  }
+  // Our past-length probe reads layer 0's past; the other layers' pasts must agree (the session ensures it).
+  if (o.logits !== 'none') {
+    let last = h0;
+    if (o.logits === 'last') last = b.op('Slice', [h0, b.i64([-1]), b.i64([Number.MAX_SAFE_INTEGER]), b.i64([0])]);
+    const normed = rmsNorm(last, weight('model.norm.weight'));
+    const chunks = xp.lmHeadChunks ?? 1;
+    if (fp16 && c.tieWordEmbeddings && chunks > 1) {
+      const table = embedStored ?? stored('model.embed_tokens.weight');
+      const V = c.vocabSize;
+      const step = Math.ceil(V / chunks);
+      const parts: string[] = [];
+      const lz = xp.castOnDemand ? zeroFrom(normed) : undefined;
+      for (let s0 = 0; s0 < V; s0 += step) {
+        const start = lz ? b.op('Add', [b.i64([s0]), lz]) : b.i64([s0]);
+        const rows = b.op('Slice', [table, start, b.i64([Math.min(V, s0 + step)]), b.i64([0])]);
+        parts.push(b.op('Gemm', [normed, b.op('Cast', [rows], { to: int(DataType.FLOAT) })], { transB: int(1) }));
+      }
+      b.op('Concat', parts, { axis: int(1) }, io.logits);
+    } else {
+      const head = c.tieWordEmbeddings ? embed() : weight('lm_head.weight');
+      b.op('Gemm', [normed, head], { transB: int(1) }, io.logits);
+    }
+    outputs.unshift({ name: io.logits, elemType: f, shape: [o.logits === 'last' ? 1 : 'tokens', c.vocabSize] });
+  }
+
+  const inputs: ValueInfo[] = [
+    { name: io.inputIds, elemType: DataType.INT64, shape: ['tokens'] },
+    { name: io.positionIds, elemType: DataType.INT64, shape: ['tokens'] },
+  ];
+  if (o.attention !== 'none' && o.attentionRows === 'input') inputs.push({ name: io.attnRows, elemType: DataType.INT64, shape: ['rows'] });
+  for (let l = 0; l < c.numLayers; l++) {
+    inputs.push({ name: io.pastKey(l), elemType: f, shape: [nKV, 'past', hd] });
+    inputs.push({ name: io.pastValue(l), elemType: f, shape: [nKV, 'past', hd] });
+  }
+  const bytes = encodeModel({ name: `kvscope_${c.modelType}`, nodes: b.nodes, initializers: b.inits, inputs, outputs }, OPSET);
+  const external = xp.externalData ? { location: LOCATION, segments, total: extOffset } : undefined;
+  return { bytes, external, options: o, weightType, inputNames: inputs.map((i) => i.name), outputNames: outputs.map((x) => x.name) };
+}
