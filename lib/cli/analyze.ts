@@ -1,4 +1,4 @@
-// `kvscope analyze`: validate an OpenAI request file, render it with the model's chat template, run the
+// `kvscope analyze`: validate an OpenAI request file (or a built-in scenario), render it with the model's chat template, run the
 // engine, and print token counts, spans per segment, the sink score per layer and where attention rests.
 
 import { existsSync, readFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { displayToken } from '../prompt/label';
 import { buildPrompt, messageTokenCounts, type Prompt } from '../prompt/prompt';
 import { checkContext, formatError, validateRequest } from '../prompt/request';
 import { createTokenizer } from '../prompt/tokenizer';
+import { parseScenarioRef, SCENARIO_IDS, ScenarioError, scenarioRequest } from '../scenarios/index';
 import { intFlag, onlyFlags, required, str, type Args } from './args';
 import { CliError, readModelDir } from './modelDir';
 import { nodeOrt } from './ort';
@@ -32,15 +33,33 @@ export function segmentSummary(prompt: Prompt): Record<string, { spans: number; 
   return out;
 }
 
+/** The request to analyze: a file (--messages) or a built-in scenario (--scenario id[:variant]); `path` names it in output. */
+function requestInput(args: Args): { path: string; input: unknown } {
+  const file = str(args, 'messages');
+  const ref = str(args, 'scenario');
+  if (file !== undefined && ref !== undefined) throw new CliError('give either --messages or --scenario, not both');
+  if (ref !== undefined) {
+    const { id, variant } = parseScenarioRef(ref);
+    try {
+      return { path: `scenario ${ref}`, input: scenarioRequest(id, variant) };
+    } catch (e) {
+      if (e instanceof ScenarioError) throw new CliError(e.message);
+      throw e;
+    }
+  }
+  if (file === undefined) throw new CliError(`missing --messages <file> or --scenario <id> (scenarios: ${SCENARIO_IDS.join(', ')})`);
+  if (!existsSync(file)) throw new CliError(`request file not found: ${file}`);
+  return { path: file, input: readFileSync(file, 'utf8') };
+}
+
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 const fmt = (x: number | null, digits = 4) => (x === null ? 'n/a' : x.toFixed(digits));
 
 export async function analyze(args: Args): Promise<{ text: string; json: unknown; code: number }> {
-  onlyFlags(args, ['model', 'messages', 'min-query', 'top', 'json', 'threads', 'generation-prompt', 'enable-thinking']);
-  const path = required(args, 'messages');
-  if (!existsSync(path)) throw new CliError(`request file not found: ${path}`);
+  onlyFlags(args, ['model', 'messages', 'scenario', 'min-query', 'top', 'json', 'threads', 'generation-prompt', 'enable-thinking']);
   const t0 = performance.now();
-  const validated = validateRequest(readFileSync(path, 'utf8'));
+  const { path, input } = requestInput(args);
+  const validated = validateRequest(input);
   if (!validated.ok) {
     const more = validated.errors.length > 1 ? ` (and ${validated.errors.length - 1} more)` : '';
     throw new CliError(`${path}: ${formatError(validated.errors[0]!)}${more}`);

@@ -1,6 +1,7 @@
 // The `kvscope` command: parses flags and dispatches to one file per subcommand. A user error prints one
 // clear line on stderr and exits 2; a failed check exits 1; stack traces only with KVSCOPE_DEBUG=1.
 
+import { SCENARIOS } from '../scenarios/index';
 import { parseArgs } from './args';
 import { CliError } from './modelDir';
 
@@ -8,7 +9,10 @@ const USAGE = `kvscope — what a language model sees and keeps
 
 usage:
   kvscope check   --model <dir> [--golden training/golden] [--tokens 48] [--json]
-  kvscope analyze --model <dir> --messages <openai-request.json> [--min-query 16] [--top 10] [--json]
+  kvscope analyze --model <dir> (--messages <openai-request.json> | --scenario <id>[:<variant>])
+                  [--min-query 16] [--top 10] [--json]
+
+scenarios: ${SCENARIOS.map((s) => (s.variants ? `${s.id} (variants: ${s.variants.map((v) => v.id).join(', ')})` : s.id)).join(', ')}
 
 <dir> is a Hugging Face model folder (config.json, *.safetensors, tokenizer.json, tokenizer_config.json);
 the embedded models are public/models/kvscope-tiny and public/models/kvscope-tiny-sink.`;

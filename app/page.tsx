@@ -1,0 +1,5 @@
+import { Lab } from '../components/Lab';
+
+export default function Page() {
+  return <Lab />;
+}
