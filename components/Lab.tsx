@@ -6,16 +6,22 @@ import { EngineClient } from '../lib/engine/client';
 import type { LoadParams } from '../lib/engine/protocol';
 import type { Tensor } from '../lib/engine/session';
 import type { PromptResult } from '../lib/engine/promptHook';
-import { hideSinkColumn, reduceHeads } from '../lib/analysis/attentionView';
+import { colourDomainMax, hideSinkColumn, reduceHeads } from '../lib/analysis/attentionView';
+import { DEFAULT_MIN_QUERY, topReceivers } from '../lib/analysis/sink';
+import type { Prompt } from '../lib/prompt/prompt';
 import { displayToken } from '../lib/prompt/label';
 import { SCENARIOS, scenarioRequest } from '../lib/scenarios';
 import { COLORMAP_NAMES, makeScale, type ColormapName, type ScaleKind } from '../lib/view/colormap';
 import { Heatmap } from './Heatmap';
 import { Legend } from './Legend';
+import { SinkPanel } from './SinkPanel';
+import { TokenView } from './TokenView';
 
 const MODEL = '/models/kvscope-tiny/';
 
+
 interface Loaded {
+  prompt: Prompt;
   labels: string[];
   attention: Tensor[];
   tokens: number;
@@ -61,7 +67,7 @@ export function Lab() {
       const r = (await c.prompt(scenarioRequest(scenario), { addGenerationPrompt: true })) as PromptResult;
       if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
       const run = (await c.prefill(r.prompt.ids)) as { attention: Tensor[] };
-      if (!stale) setData({ labels: r.prompt.tokens.map(displayToken), attention: run.attention, tokens: r.prompt.ids.length });
+      if (!stale) setData({ prompt: r.prompt, labels: r.prompt.tokens.map(displayToken), attention: run.attention, tokens: r.prompt.ids.length });
     })().catch((e: Error) => setError(e.message));
     return () => {
       stale = true;
@@ -76,11 +82,13 @@ export function Lab() {
     const T = m.dims[0]!;
     return hideSink ? hideSinkColumn(m.data, T, T, 0) : m.data;
   }, [data, layer, head, hideSink]);
+  // Colour range from rows q ≥ minQuery: early rows see few keys and would push the rest into the dark end.
   const scale = useMemo(() => {
-    let max = 0;
-    if (matrix) for (let i = 0; i < matrix.length; i++) if (matrix[i]! > max) max = matrix[i]!;
+    const T = data?.tokens ?? 0;
+    const max = matrix ? colourDomainMax(matrix, T, T, DEFAULT_MIN_QUERY) : 1;
     return makeScale({ kind, min: 0, max: max || 1 });
-  }, [matrix, kind]);
+  }, [matrix, kind, data]);
+  const [selected, setSelected] = useState<number | null>(null);
   const heads = data?.attention[0]?.dims[0] ?? 0;
 
   return (
@@ -145,10 +153,27 @@ export function Lab() {
       <div id="status" data-ready={data && matrix ? 'true' : 'false'} style={{ color: '#333' }}>
         {data ? `${data.tokens} tokens · layer ${layer} · ${head === 'mean' ? 'mean of heads' : head === 'max' ? 'max over heads' : `head ${head}`} · rows: query tokens, columns: key tokens` : ready ? 'running the model…' : ''}
       </div>
+      {data && (
+        <section aria-label="tokens">
+          <h2 style={{ fontSize: 16, margin: '4px 0' }}>Tokens, as the chat template renders them</h2>
+          <TokenView tokens={data.prompt.tokens} spans={data.prompt.spans} selected={selected} onSelect={setSelected} height={220} />
+          <div id="selection" style={{ fontSize: 13, color: '#333', marginTop: 4 }}>
+            {selected === null || !matrix
+              ? 'click a token (or focus the box and use ← →) to read its attention row'
+              : `query ${selected} ${data.labels[selected]}: largest weights → ${topReceivers(Float64Array.from(matrix.subarray(selected * data.tokens, selected * data.tokens + selected + 1)), 5)
+                  .map((k) => `${k.key} ${data.labels[k.key]} ${k.weight.toFixed(3)}`)
+                  .join(' · ')}`}
+          </div>
+        </section>
+      )}
       {data && matrix && (
         <>
           <Heatmap matrix={matrix} size={data.tokens} labels={data.labels} scale={scale} map={map} />
           <Legend scale={scale} map={map} />
+          <div style={{ color: '#555', fontSize: 12 }}>
+            colour range 0 – {scale.max.toPrecision(3)}: the largest weight in query rows ≥ {DEFAULT_MIN_QUERY}; earlier rows see few keys and may exceed it (drawn at the top colour)
+          </div>
+          <SinkPanel attention={data.attention} labels={data.labels} />
         </>
       )}
     </main>

@@ -37,7 +37,20 @@ test('the app loads the embedded model in the worker and paints the Vancouver he
     return seen.size;
   });
   assert.ok(distinct > 20, `heatmap has ${distinct} distinct sampled colours`);
+  // Selecting a query token reads its row; the keyboard moves the selection.
+  await page.click('[data-token-index="100"]');
+  assert.match((await page.textContent('#selection')) ?? '', /^query 100 /);
+  await page.keyboard.press('ArrowRight');
+  assert.match((await page.textContent('#selection')) ?? '', /^query 101 /);
+  // Hover over a visible cell shows the exact weight.
+  const canvas = (await page.$('canvas[data-role="heatmap"]'))!;
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.2, box.y + box.height * 0.8);
+  assert.match((await page.textContent('[data-role="heatmap-tooltip"]')) ?? '', /weight 0\.\d+/);
+  // The sink panel: 4 layers × 4 heads of scores.
+  assert.equal(await page.locator('[data-role="sink-grid"] tbody tr').count(), 4);
   mkdirSync('test-results', { recursive: true });
-  await page.screenshot({ path: 'test-results/app-vancouver.png' });
+  await page.screenshot({ path: 'test-results/app-vancouver.png', fullPage: true });
   assert.deepEqual(errors, []);
 });

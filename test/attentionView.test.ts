@@ -64,3 +64,12 @@ test('causalMask: future keys masked, optionally at absolute row positions', () 
   assert.equal(shifted(0, 6), true);
   assert.equal(shifted(1, 6), false);
 });
+
+test('colourDomainMax skips the early rows when there are later ones', async () => {
+  const { colourDomainMax } = await import('../lib/analysis/attentionView');
+  // 3×3 causal: row 0 = [1,0,0], row 1 = [.6,.4,0], row 2 = [.2,.3,.5]
+  const m = Float32Array.from([1, 0, 0, 0.6, 0.4, 0, 0.2, 0.3, 0.5]);
+  assert.ok(Math.abs(colourDomainMax(m, 3, 3, 2) - 0.5) < 1e-7);
+  assert.ok(Math.abs(colourDomainMax(m, 3, 3, 1) - 0.6) < 1e-7);
+  assert.equal(colourDomainMax(m, 3, 3, 5), 1); // fewer rows than fromRow: all rows
+});

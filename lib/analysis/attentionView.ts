@@ -66,3 +66,14 @@ export function hideSinkColumn(m: Float32Array, Q: number, K: number, key = 0): 
 export function causalMask(rows?: readonly number[]): (r: number, c: number) => boolean {
   return rows ? (r, c) => c > (rows[r] ?? r) : (r, c) => c > r;
 }
+
+/**
+ * Top of a heatmap's colour range: the largest weight in rows ≥ fromRow (all rows if fewer). Early rows
+ * see few keys and hold weights near 1, which would otherwise push every later row into the dark end.
+ */
+export function colourDomainMax(m: Float32Array, Q: number, K: number, fromRow: number): number {
+  const start = Q > fromRow ? fromRow : 0;
+  let max = 0;
+  for (let i = start * K; i < Q * K; i++) if (m[i]! > max) max = m[i]!;
+  return max;
+}
