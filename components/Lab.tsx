@@ -15,12 +15,16 @@ import { COLORMAP_NAMES, makeScale, type ColormapName, type ScaleKind } from '..
 import { Heatmap } from './Heatmap';
 import { Legend } from './Legend';
 import { SinkPanel } from './SinkPanel';
+import { MessageInspector } from './MessageInspector';
+import { runOf, type Run } from '../lib/agent/run';
 import { TokenView } from './TokenView';
 
 const MODEL = '/models/kvscope-tiny/';
 
 
 interface Loaded {
+  run: Run;
+  callPrompts: Prompt[];
   prompt: Prompt;
   labels: string[];
   attention: Tensor[];
@@ -66,8 +70,16 @@ export function Lab() {
     (async () => {
       const r = (await c.prompt(scenarioRequest(scenario), { addGenerationPrompt: true })) as PromptResult;
       if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+      // Each call of the agent loop, rendered by the same template (for the inspector's token counts).
+      const agentRun = runOf(scenarioRequest(scenario));
+      const callPrompts: Prompt[] = [];
+      for (const call of agentRun.calls) {
+        const cr = (await c.prompt(call.request, { addGenerationPrompt: true })) as PromptResult;
+        if (!cr.ok) throw new Error(cr.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+        callPrompts.push(cr.prompt);
+      }
       const run = (await c.prefill(r.prompt.ids)) as { attention: Tensor[] };
-      if (!stale) setData({ prompt: r.prompt, labels: r.prompt.tokens.map(displayToken), attention: run.attention, tokens: r.prompt.ids.length });
+      if (!stale) setData({ run: agentRun, callPrompts, prompt: r.prompt, labels: r.prompt.tokens.map(displayToken), attention: run.attention, tokens: r.prompt.ids.length });
     })().catch((e: Error) => setError(e.message));
     return () => {
       stale = true;
@@ -153,6 +165,7 @@ export function Lab() {
       <div id="status" data-ready={data && matrix ? 'true' : 'false'} style={{ color: '#333' }}>
         {data ? `${data.tokens} tokens · layer ${layer} · ${head === 'mean' ? 'mean of heads' : head === 'max' ? 'max over heads' : `head ${head}`} · rows: query tokens, columns: key tokens` : ready ? 'running the model…' : ''}
       </div>
+      {data && <MessageInspector run={data.run} prompts={data.callPrompts} />}
       {data && (
         <section aria-label="tokens">
           <h2 style={{ fontSize: 16, margin: '4px 0' }}>Tokens, as the chat template renders them</h2>

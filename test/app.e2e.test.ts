@@ -37,6 +37,9 @@ test('the app loads the embedded model in the worker and paints the Vancouver he
     return seen.size;
   });
   assert.ok(distinct > 20, `heatmap has ${distinct} distinct sampled colours`);
+  // The inspector: Vancouver is two calls; call 2 appends the tool call and both tool results.
+  assert.equal(await page.locator('[data-role="message-inspector"] [data-call]').count(), 2);
+  assert.equal(await page.locator('[data-call="2"] [data-appended="true"]').count(), 3);
   // Selecting a query token reads its row; the keyboard moves the selection.
   await page.click('[data-token-index="100"]');
   assert.match((await page.textContent('#selection')) ?? '', /^query 100 /);
