@@ -1,26 +1,15 @@
 // The kvscope command as a user runs it (a child process): check passes on the embedded model, analyze
 // reads OpenAI request files, and every hostile input gives one clear line on stderr and exit 2.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { promisify } from 'node:util';
+import { kvscope } from './helpers/cli';
 
-const run = promisify(execFile);
 const tmp = mkdtempSync(join(tmpdir(), 'kvscope-cli-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function kvscope(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run('node', ['bin/kvscope.mjs', ...args], { maxBuffer: 64 << 20 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
 const file = (name: string, text: string) => {
   const p = join(tmp, name);
   writeFileSync(p, text);
@@ -41,10 +30,10 @@ test('check fails (exit 1) when the weights do not match the golden fixtures', a
   const dir = join(tmp, 'tampered');
   rmSync(dir, { recursive: true, force: true });
   const src = 'public/models/kvscope-tiny';
-  await run('cp', ['-r', src, dir]);
+  cpSync(src, dir, { recursive: true });
   const cases = JSON.parse(readFileSync('training/golden/cases.json', 'utf8'));
   const golden = join(tmp, 'golden');
-  await run('mkdir', ['-p', golden]);
+  mkdirSync(golden, { recursive: true });
   writeFileSync(join(golden, 'cases.json'), JSON.stringify({ ...cases, model: dir }));
   copyFileSync('training/golden/golden.safetensors', join(golden, 'golden.safetensors'));
   const w = readFileSync(join(dir, 'model.safetensors'));
@@ -94,14 +83,14 @@ const HOSTILE: [string, () => string[], RegExp][] = [
   ['unsupported architecture', () => {
     const dir = join(tmp, 'gpt2');
     rmSync(dir, { recursive: true, force: true });
-    execFileSyncCp('public/models/kvscope-tiny', dir);
+    cpSync('public/models/kvscope-tiny', dir, { recursive: true });
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'gpt2', architectures: ['GPT2LMHeadModel'] }));
     return ['--model', dir, '--messages', 'examples/requests/beijing.json'];
   }, /unsupported architecture \(model_type "gpt2".*supported: qwen3/],
   ['truncated safetensors', () => {
     const dir = join(tmp, 'trunc');
     rmSync(dir, { recursive: true, force: true });
-    execFileSyncCp('public/models/kvscope-tiny', dir);
+    cpSync('public/models/kvscope-tiny', dir, { recursive: true });
     const w = readFileSync(join(dir, 'model.safetensors'));
     writeFileSync(join(dir, 'model.safetensors'), w.subarray(0, w.length - 1000));
     return ['--model', dir, '--messages', 'examples/requests/beijing.json'];
@@ -109,7 +98,7 @@ const HOSTILE: [string, () => string[], RegExp][] = [
   ['corrupt safetensors header', () => {
     const dir = join(tmp, 'corrupt');
     rmSync(dir, { recursive: true, force: true });
-    execFileSyncCp('public/models/kvscope-tiny', dir);
+    cpSync('public/models/kvscope-tiny', dir, { recursive: true });
     const w = readFileSync(join(dir, 'model.safetensors'));
     w.fill(0x20, 8, 40);
     w[12] = 0x7d;
@@ -119,11 +108,6 @@ const HOSTILE: [string, () => string[], RegExp][] = [
   ['a missing request file', () => ['--messages', join(tmp, 'nope.json')], /request file not found/],
   ['an unknown flag', () => ['--messages', 'examples/requests/beijing.json', '--colour', 'red'], /unknown flag --colour/],
 ];
-
-import { cpSync } from 'node:fs';
-function execFileSyncCp(src: string, dst: string) {
-  cpSync(src, dst, { recursive: true });
-}
 
 for (const [name, make, message] of HOSTILE) {
   test(`analyze with ${name}: one clear line on stderr, exit 2, no stack trace`, async () => {

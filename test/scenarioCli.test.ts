@@ -1,22 +1,11 @@
 // `kvscope analyze --scenario id[:variant]` as a user runs it (a child process): built-in scenarios
 // analyze like request files, and unknown ids or conflicting flags give one clear line on stderr and exit 2.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { test } from 'node:test';
-import { promisify } from 'node:util';
+import { kvscope } from './helpers/cli';
 
-const run = promisify(execFile);
 const MODEL = 'public/models/kvscope-tiny';
 
-async function kvscope(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const r = await run('node', ['bin/kvscope.mjs', ...args], { maxBuffer: 64 << 20 });
-    return { code: 0, stdout: r.stdout, stderr: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
-  }
-}
 
 test('analyze --scenario xfinity:with-status matches the request file of the same arm', async () => {
   const r = await kvscope('analyze', '--model', MODEL, '--scenario', 'xfinity:with-status', '--json');

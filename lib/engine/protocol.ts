@@ -3,7 +3,7 @@
 
 import type { ModelConfig } from '../model/config';
 import type { GraphOptions } from '../model/graph';
-import type { ExecutionProvider, Tensor } from './session';
+import type { ExecutionProvider, RunResult as SessionRunResult, Tensor } from './session';
 
 export type { ExecutionProvider, Tensor };
 
@@ -52,16 +52,8 @@ export interface RunParams {
   attention?: 'return' | 'keep';
 }
 
-export interface RunResult {
-  /** [T or 1, vocab] as the graph was built; absent when it has no logits. */
-  logits?: Tensor;
-  /** One per layer (empty when the graph has none or it was kept in the worker). */
-  attention: Tensor[];
-  /** Absolute query positions of the attention rows. */
-  rows: number[];
-  pastLength: number;
-  length: number;
-  ms: number;
+/** The session's result as it crosses the worker boundary; `attention` is empty when it was kept in the worker. */
+export interface RunResult extends SessionRunResult {
   attentionKept: boolean;
 }
 
