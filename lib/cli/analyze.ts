@@ -96,9 +96,9 @@ export async function analyze(args: Args): Promise<{ text: string; json: unknown
   const sinkRows: SinkScore[] = sinks.map((s) => s.result());
   const perLayerReceived = received.map((r) => r.result());
   const meanReceived = perLayerReceived.every((r) => r) ? perLayerReceived[0]!.map((_, k) => perLayerReceived.reduce((a, r) => a + r![k]!, 0) / c.numLayers) : null;
-  const label = (k: number) => ({ position: k, token: displayToken(prompt.tokens[k]!), weight: 0 });
-  const top = meanReceived ? topReceivers(meanReceived, topN).map((x) => ({ ...label(x.key), weight: x.weight })) : [];
-  const topPerLayer = perLayerReceived.map((r) => (r ? topReceivers(r, topN).map((x) => ({ ...label(x.key), weight: x.weight })) : []));
+  const labelled = (r: Float64Array) => topReceivers(r, topN).map((x) => ({ position: x.key, token: displayToken(prompt.tokens[x.key]!), weight: x.weight }));
+  const top = meanReceived ? labelled(meanReceived) : [];
+  const topPerLayer = perLayerReceived.map((r) => (r ? labelled(r) : []));
   const counts = messageTokenCounts(prompt);
   const segments = segmentSummary(prompt);
   const timing = { validateMs: t1 - t0, promptMs: t2 - t1, buildMs: engine.buildMs, runMs, totalMs: performance.now() - t0 };
