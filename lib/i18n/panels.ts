@@ -1,0 +1,5 @@
+// Strings of the panels area of the interface.
+import type { Dict } from './types';
+
+export const panelsStrings = {
+} satisfies Dict;
