@@ -1,28 +1,36 @@
 'use client';
-// The lab page: loads the embedded model in the engine worker (with progress), renders a built-in
-// scenario through the chat template in the worker, and draws one layer's attention as a heatmap.
+// The lab page: owns the persisted store and the engine worker, and wires data one way —
+// scenario request → chat template (in the worker) → forward pass → tensors → lib/analysis → views.
+// It derives nothing itself beyond choosing which lib/ result each view gets.
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
 import { EngineClient } from '../lib/engine/client';
-import type { LoadParams } from '../lib/engine/protocol';
+import type { LoadParams, LoadResult } from '../lib/engine/protocol';
 import type { Tensor } from '../lib/engine/session';
 import type { PromptResult } from '../lib/engine/promptHook';
 import { colourDomainMax, hideSinkColumn, reduceHeads } from '../lib/analysis/attentionView';
 import { DEFAULT_MIN_QUERY, topReceivers } from '../lib/analysis/sink';
 import type { Prompt } from '../lib/prompt/prompt';
 import { displayToken } from '../lib/prompt/label';
-import { SCENARIOS, scenarioRequest } from '../lib/scenarios';
-import { COLORMAP_NAMES, makeScale, type ColormapName, type ScaleKind } from '../lib/view/colormap';
+import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
+import type { ChatRequest } from '../lib/scenarios/types';
+import { makeScale } from '../lib/view/colormap';
+import { runOf, type Run } from '../lib/agent/run';
+import { createKvscopeStore, customOf, type KvscopeStore } from '../lib/state/store';
+import { EMBEDDED_MODELS, type ModelCard } from '../lib/model/embedded';
+import { fetchModel } from '../lib/model/fetchModel';
+import { LangProvider, useT } from './i18n';
 import { Heatmap } from './Heatmap';
 import { Legend } from './Legend';
 import { SinkPanel } from './SinkPanel';
 import { MessageInspector } from './MessageInspector';
-import { runOf, type Run } from '../lib/agent/run';
 import { TokenView } from './TokenView';
+import { ModelPicker } from './ModelPicker';
+import { ScenarioPicker } from './ScenarioPicker';
+import { RequestEditor } from './RequestEditor';
+import { AttentionControls } from './AttentionControls';
 
-const MODEL = '/models/kvscope-tiny/';
-
-
-interface Loaded {
+interface Analysed {
   run: Run;
   callPrompts: Prompt[];
   prompt: Prompt;
@@ -31,164 +39,314 @@ interface Loaded {
   tokens: number;
 }
 
-export function Lab() {
-  const client = useRef<EngineClient | null>(null);
-  const [progress, setProgress] = useState<{ stage: string; fraction: number }>({ stage: 'downloading model', fraction: 0 });
-  const [ready, setReady] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [scenario, setScenario] = useState('vancouver');
-  const [data, setData] = useState<Loaded | null>(null);
-  const [layer, setLayer] = useState(0);
-  const [head, setHead] = useState<'mean' | 'max' | number>('mean');
-  const [kind, setKind] = useState<ScaleKind>('power');
-  const [map, setMap] = useState<ColormapName>('viridis');
-  const [hideSink, setHideSink] = useState(false);
+type Phase = { kind: 'loading'; stage: string; fraction: number } | { kind: 'ready'; info: LoadResult } | { kind: 'failed'; message: string };
 
+function browserStorage() {
+  // Private modes may refuse localStorage: the store then reports persistError and keeps working in memory.
+  try {
+    return window.localStorage;
+  } catch {
+    const m = new Map<string, string>();
+    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
+  }
+}
+
+export function Lab() {
+  const [store] = useState<KvscopeStore>(() =>
+    createKvscopeStore({
+      storage: typeof window === 'undefined' ? { getItem: () => null, setItem: () => {}, removeItem: () => {} } : browserStorage(),
+    }),
+  );
+  useEffect(() => {
+    void store.persist.rehydrate();
+  }, [store]);
+  const lang = useStore(store, (s) => s.lang);
+  useEffect(() => {
+    document.documentElement.lang = lang === 'zh' ? 'zh-CN' : 'en';
+  }, [lang]);
+  return (
+    <LangProvider lang={lang}>
+      <LabBody store={store} />
+    </LangProvider>
+  );
+}
+
+function LabBody({ store }: { store: KvscopeStore }) {
+  const t = useT();
+  const s = useStore(store);
+  const client = useRef<EngineClient | null>(null);
+  const [phase, setPhase] = useState<Phase>({ kind: 'loading', stage: 'downloading', fraction: 0 });
+  const [loadedModel, setLoadedModel] = useState<string | null>(null);
+  const [cards, setCards] = useState<Record<string, ModelCard | null>>({});
+  const [data, setData] = useState<Analysed | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [runError, setRunError] = useState<string | null>(null);
+  const [workerNote, setWorkerNote] = useState<{ kind: 'restarted' | 'failed'; reason: string } | null>(null);
+  const [epoch, setEpoch] = useState(0);
+
+  // One worker for the page's lifetime; a crash restarts it (the client replays the cache) and we re-run.
   useEffect(() => {
     const c = new EngineClient(() => new Worker(new URL('../workers/engine.worker.ts', import.meta.url), { type: 'module' }));
     client.current = c;
-    (async () => {
-      const get = (f: string) => fetch(MODEL + f);
-      const [config, weights, tokenizer, tokenizerConfig] = await Promise.all([
-        get('config.json').then((r) => r.text()),
-        get('model.safetensors').then((r) => r.arrayBuffer()),
-        get('tokenizer.json').then((r) => r.json()),
-        get('tokenizer_config.json').then((r) => r.json()),
-      ]);
-      await c.load({ config, shards: [new Uint8Array(weights)], tokenizer, tokenizerConfig, provider: 'wasm', numThreads: Math.min(4, navigator.hardwareConcurrency || 1) } as LoadParams, {
-        onProgress: (stage, fraction) => setProgress({ stage, fraction }),
-      });
-      setReady(true);
-    })().catch((e: Error) => setError(e.message));
-    return () => c.terminate();
+    const offs = [
+      c.on('restarted', (e) => {
+        setWorkerNote({ kind: 'restarted', reason: e.reason });
+        setEpoch((n) => n + 1);
+      }),
+      c.on('failed', (e) => setWorkerNote({ kind: 'failed', reason: e.reason })),
+    ];
+    return () => {
+      offs.forEach((off) => off());
+      c.terminate();
+      client.current = null;
+    };
   }, []);
+
+  // Model cards for the picker (small files, fetched once).
+  useEffect(() => {
+    for (const m of EMBEDDED_MODELS) {
+      fetch(m.path + 'README.md')
+        .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
+        .then((text) => import('../lib/model/embedded').then(({ parseModelCard }) => parseModelCard(text)))
+        .then((card) => setCards((c) => ({ ...c, [m.id]: card })))
+        .catch(() => setCards((c) => ({ ...c, [m.id]: null })));
+    }
+  }, []);
+
+  // Load the chosen model once settings are read from storage (so a reload does not load the default first).
+  useEffect(() => {
+    const c = client.current;
+    if (!s.hydrated || !c) return;
+    const model = EMBEDDED_MODELS.find((m) => m.id === s.model)!;
+    let stale = false;
+    setPhase({ kind: 'loading', stage: 'downloading', fraction: 0 });
+    setData(null);
+    (async () => {
+      const files = await fetchModel(model.path, (u) => fetch(u), (f) => !stale && setPhase({ kind: 'loading', stage: 'downloading', fraction: 0.5 * f }));
+      const threads = Math.min(4, navigator.hardwareConcurrency || 1);
+      const params: LoadParams = { config: files.config, shards: files.shards, tokenizer: files.tokenizer, tokenizerConfig: files.tokenizerConfig, provider: 'wasm', numThreads: threads } as LoadParams;
+      const info = await c.load(params, { onProgress: (stage, fraction) => !stale && setPhase({ kind: 'loading', stage, fraction: 0.5 + 0.5 * fraction }) });
+      if (stale) return;
+      setLoadedModel(model.id);
+      setPhase({ kind: 'ready', info });
+    })().catch((e: Error) => !stale && setPhase({ kind: 'failed', message: e.message }));
+    return () => {
+      stale = true;
+    };
+  }, [s.hydrated, s.model]);
+
+  const custom = customOf(s, s.scenario);
+  // The request the views show: a built-in scenario's, or the custom scenario's last valid version.
+  const request: ChatRequest | null = useMemo(() => {
+    if (custom) return custom.lastGood;
+    const { id, variant } = parseScenarioRef(s.scenario);
+    return scenarioRequest(id, variant);
+  }, [custom?.lastGood, s.scenario]); // eslint-disable-line react-hooks/exhaustive-deps
 
   useEffect(() => {
     const c = client.current;
-    if (!ready || !c) return;
+    if (phase.kind !== 'ready' || !c || !request || loadedModel !== s.model) return;
     let stale = false;
+    setBusy(t('run.rendering'));
+    setRunError(null);
     (async () => {
-      const r = (await c.prompt(scenarioRequest(scenario), { addGenerationPrompt: true })) as PromptResult;
+      const r = (await c.prompt(request, { addGenerationPrompt: true })) as PromptResult;
       if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
       // Each call of the agent loop, rendered by the same template (for the inspector's token counts).
-      const agentRun = runOf(scenarioRequest(scenario));
+      const agentRun = runOf(request);
       const callPrompts: Prompt[] = [];
       for (const call of agentRun.calls) {
         const cr = (await c.prompt(call.request, { addGenerationPrompt: true })) as PromptResult;
         if (!cr.ok) throw new Error(cr.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
         callPrompts.push(cr.prompt);
       }
+      if (stale) return;
+      setBusy(t('run.running'));
       const run = (await c.prefill(r.prompt.ids)) as { attention: Tensor[] };
-      if (!stale) setData({ run: agentRun, callPrompts, prompt: r.prompt, labels: r.prompt.tokens.map(displayToken), attention: run.attention, tokens: r.prompt.ids.length });
-    })().catch((e: Error) => setError(e.message));
+      if (stale) return;
+      setData({ run: agentRun, callPrompts, prompt: r.prompt, labels: r.prompt.tokens.map(displayToken), attention: run.attention, tokens: r.prompt.ids.length });
+      setBusy(null);
+    })().catch((e: Error) => {
+      if (stale) return;
+      setBusy(null);
+      setRunError(e.message);
+    });
     return () => {
       stale = true;
     };
-  }, [ready, scenario]);
+    // `t` is left out on purpose: switching language must not re-run the model.
+  }, [phase.kind, loadedModel, s.model, request, epoch]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  const view = s.view;
+  const layers = data?.attention.length ?? 0;
+  const layer = Math.min(view.layer, Math.max(0, layers - 1));
+  const heads = data?.attention[0]?.dims[0] ?? 0;
+  const head = typeof view.head === 'number' && view.head >= heads ? 'mean' : view.head;
   // The matrix shown: lib/analysis reductions of the engine's tensor, nothing recomputed here.
   const matrix = useMemo(() => {
-    const t = data?.attention[layer];
-    if (!t) return null;
-    const m = reduceHeads(t, head);
+    const a = data?.attention[layer];
+    if (!a) return null;
+    const m = reduceHeads(a, head);
     const T = m.dims[0]!;
-    return hideSink ? hideSinkColumn(m.data, T, T, 0) : m.data;
-  }, [data, layer, head, hideSink]);
+    return view.hideSink ? hideSinkColumn(m.data, T, T, 0) : m.data;
+  }, [data, layer, head, view.hideSink]);
   // Colour range from rows q ≥ minQuery: early rows see few keys and would push the rest into the dark end.
   const scale = useMemo(() => {
     const T = data?.tokens ?? 0;
     const max = matrix ? colourDomainMax(matrix, T, T, DEFAULT_MIN_QUERY) : 1;
-    return makeScale({ kind, min: 0, max: max || 1 });
-  }, [matrix, kind, data]);
-  const [selected, setSelected] = useState<number | null>(null);
-  const heads = data?.attention[0]?.dims[0] ?? 0;
+    return makeScale({ kind: view.scale, gamma: view.gamma, min: 0, max: max || 1 });
+  }, [matrix, view.scale, view.gamma, data]);
+  const selected = data && s.selectedToken !== null && s.selectedToken < data.tokens ? s.selectedToken : null;
+  const headLabel = head === 'mean' ? t('head.mean') : head === 'max' ? t('head.max') : t('head.one', { head });
 
   return (
-    <main style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <header style={{ display: 'flex', gap: 16, alignItems: 'baseline' }}>
+    <main style={{ padding: '12px 20px 40px', display: 'grid', gap: 14, maxWidth: 1400 }}>
+      <header style={{ display: 'flex', gap: 16, alignItems: 'baseline', flexWrap: 'wrap' }}>
         <h1 style={{ margin: 0, fontSize: 22 }}>kvscope</h1>
-        <span style={{ color: '#555' }}>what a language model sees and keeps while it runs an agent loop</span>
+        <span style={{ color: '#555', flex: 1 }}>{t('app.tagline')}</span>
+        <LanguageSwitch lang={s.lang} onChange={s.setLang} />
       </header>
-      {!ready && !error && (
-        <div aria-live="polite">
-          <progress value={progress.fraction} max={1} style={{ width: 320 }} /> <span>loading kvscope-tiny: {progress.stage}</span>
+
+      <ModelPicker
+        models={EMBEDDED_MODELS.map((m) => ({ id: m.id, card: cards[m.id] ?? null }))}
+        value={s.model}
+        onChange={s.setModel}
+        disabled={phase.kind === 'loading'}
+        provider={phase.kind === 'ready' ? phase.info : null}
+      />
+      {phase.kind === 'loading' && (
+        <div aria-live="polite" data-role="load-progress">
+          <progress value={phase.fraction} max={1} style={{ width: 320 }} />{' '}
+          <span>{t('model.loading', { model: s.model, stage: stageLabel(t, phase.stage) })}</span>
         </div>
       )}
-      {error && <div role="alert" style={{ color: '#a00' }}>error: {error}</div>}
-      <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'center' }}>
-        <label>
-          scenario{' '}
-          <select value={scenario} onChange={(e) => setScenario(e.target.value)}>
-            {SCENARIOS.map((s) => (
-              <option key={s.id} value={s.id}>{s.title.en}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          layer{' '}
-          <select value={layer} onChange={(e) => setLayer(Number(e.target.value))}>
-            {(data?.attention ?? []).map((_, l) => (
-              <option key={l} value={l}>{l}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          head{' '}
-          <select value={String(head)} onChange={(e) => setHead(e.target.value === 'mean' || e.target.value === 'max' ? e.target.value : Number(e.target.value))}>
-            <option value="mean">mean</option>
-            <option value="max">max</option>
-            {Array.from({ length: heads }, (_, h) => (
-              <option key={h} value={h}>{h}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          scale{' '}
-          <select value={kind} onChange={(e) => setKind(e.target.value as ScaleKind)}>
-            <option value="linear">linear</option>
-            <option value="log">log</option>
-            <option value="power">power (γ 0.5)</option>
-          </select>
-        </label>
-        <label>
-          colours{' '}
-          <select value={map} onChange={(e) => setMap(e.target.value as ColormapName)}>
-            {COLORMAP_NAMES.map((m) => (
-              <option key={m} value={m}>{m}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <input type="checkbox" checked={hideSink} onChange={(e) => setHideSink(e.target.checked)} /> hide first-token column and renormalise
-        </label>
+      {phase.kind === 'failed' && <Alert>{t('error.prefix', { message: phase.message })}</Alert>}
+      {workerNote && (
+        <div role="status" data-role="worker-note" style={{ background: workerNote.kind === 'failed' ? '#fde2e1' : '#fff3cd', padding: '6px 10px', borderRadius: 4 }}>
+          {workerNote.kind === 'restarted' ? t('error.workerRestarted', { reason: workerNote.reason }) : t('error.workerFailed', { reason: workerNote.reason })}{' '}
+          {workerNote.kind === 'failed' && (
+            <button onClick={() => { client.current?.restart(); setWorkerNote(null); setEpoch((n) => n + 1); }}>{t('error.restart')}</button>
+          )}
+        </div>
+      )}
+      {s.persistError && <div role="status" style={{ color: '#a15c00' }}>{t('error.persist', { message: s.persistError })}</div>}
+
+      <ScenarioPicker
+        value={s.scenario}
+        custom={s.custom}
+        onChange={s.setScenario}
+        onCopy={(name) => {
+          const req = request ?? { messages: [] };
+          s.createCustom(name, JSON.stringify(req, null, 2), request);
+        }}
+        onNew={(name) => s.createCustom(name, JSON.stringify({ messages: [{ role: 'user', content: '' }] }, null, 2), null)}
+        onRename={s.renameCustom}
+        onDelete={s.deleteCustom}
+      />
+
+      {custom && (
+        <section aria-label={t('section.editor')} style={{ display: 'grid', gap: 6 }}>
+          <h2 style={{ fontSize: 16, margin: 0 }}>{t('section.editor')}</h2>
+          <RequestEditor
+            key={custom.id}
+            text={custom.text}
+            onTextChange={(text) => s.editCustomText(custom.id, text)}
+            onValidRequest={(req) => {
+              // Only a change of content replaces the last good state (re-validation of the same text is a no-op).
+              if (JSON.stringify(req) !== JSON.stringify(custom.lastGood)) s.acceptCustom(custom.id, req);
+            }}
+            rows={18}
+          />
+          {!custom.lastGood && <div data-role="no-valid-note" style={{ color: '#a15c00' }}>{t('scenario.noValidYet')}</div>}
+        </section>
+      )}
+
+      {runError && <Alert>{t('error.prefix', { message: runError })}</Alert>}
+      <div id="status" data-ready={data && matrix && !busy ? 'true' : 'false'} data-tokens={data?.tokens ?? 0} data-layer={layer} style={{ color: '#333', minHeight: 20 }} aria-live="polite">
+        {busy ? (
+          <span>
+            <progress style={{ width: 120, verticalAlign: 'middle' }} /> {busy}
+          </span>
+        ) : data ? (
+          t('run.summary', { tokens: data.tokens, layer, head: headLabel })
+        ) : (
+          ''
+        )}
       </div>
-      <div id="status" data-ready={data && matrix ? 'true' : 'false'} style={{ color: '#333' }}>
-        {data ? `${data.tokens} tokens · layer ${layer} · ${head === 'mean' ? 'mean of heads' : head === 'max' ? 'max over heads' : `head ${head}`} · rows: query tokens, columns: key tokens` : ready ? 'running the model…' : ''}
-      </div>
+
       {data && <MessageInspector run={data.run} prompts={data.callPrompts} />}
       {data && (
-        <section aria-label="tokens">
-          <h2 style={{ fontSize: 16, margin: '4px 0' }}>Tokens, as the chat template renders them</h2>
-          <TokenView tokens={data.prompt.tokens} spans={data.prompt.spans} selected={selected} onSelect={setSelected} height={220} />
-          <div id="selection" style={{ fontSize: 13, color: '#333', marginTop: 4 }}>
+        <section aria-label={t('section.tokens')}>
+          <h2 style={{ fontSize: 16, margin: '4px 0' }}>{t('section.tokens')}</h2>
+          <TokenView tokens={data.prompt.tokens} spans={data.prompt.spans} selected={selected} onSelect={s.setSelectedToken} height={220} />
+          <div id="selection" style={{ fontSize: 13, color: '#333', marginTop: 4, fontFamily: 'ui-monospace, monospace' }}>
             {selected === null || !matrix
-              ? 'click a token (or focus the box and use ← →) to read its attention row'
-              : `query ${selected} ${data.labels[selected]}: largest weights → ${topReceivers(Float64Array.from(matrix.subarray(selected * data.tokens, selected * data.tokens + selected + 1)), 5)
+              ? t('selection.hint')
+              : `${t('selection.row', { index: selected, label: data.labels[selected] ?? '' })} ${topReceivers(
+                  Float64Array.from(matrix.subarray(selected * data.tokens, selected * data.tokens + selected + 1)),
+                  5,
+                )
                   .map((k) => `${k.key} ${data.labels[k.key]} ${k.weight.toFixed(3)}`)
                   .join(' · ')}`}
           </div>
         </section>
       )}
       {data && matrix && (
-        <>
-          <Heatmap matrix={matrix} size={data.tokens} labels={data.labels} scale={scale} map={map} />
-          <Legend scale={scale} map={map} />
-          <div style={{ color: '#555', fontSize: 12 }}>
-            colour range 0 – {scale.max.toPrecision(3)}: the largest weight in query rows ≥ {DEFAULT_MIN_QUERY}; earlier rows see few keys and may exceed it (drawn at the top colour)
+        <section aria-label={t('section.attention')} style={{ display: 'grid', gap: 8 }}>
+          <h2 style={{ fontSize: 16, margin: '4px 0' }}>{t('section.attention')}</h2>
+          <AttentionControls view={view} layers={layers} heads={heads} onChange={s.setView} />
+          {/* Heatmap on the left, the sink panel beside it on wide screens (below it on narrow ones). */}
+          <div style={{ display: 'flex', gap: 28, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+            <div style={{ display: 'grid', gap: 8, flex: '0 0 auto' }}>
+              <Heatmap matrix={matrix} size={data.tokens} labels={data.labels} scale={scale} map={view.colormap} spans={data.prompt.spans} />
+              <Legend scale={scale} map={view.colormap} />
+              <div style={{ color: '#555', fontSize: 12, maxWidth: 700 }}>
+                {t('legend.range', { max: scale.max.toPrecision(3), minQuery: DEFAULT_MIN_QUERY })}
+                {view.hideSink && <div>{t('legend.hiddenSink')}</div>}
+              </div>
+            </div>
+            <div style={{ flex: '1 1 420px', minWidth: 360 }}>
+              <SinkPanel attention={data.attention} labels={data.labels} />
+            </div>
           </div>
-          <SinkPanel attention={data.attention} labels={data.labels} />
-        </>
+        </section>
       )}
     </main>
+  );
+}
+
+function stageLabel(t: ReturnType<typeof useT>, stage: string): string {
+  const key = `stage.${stage}`;
+  const known = ['downloading', 'loading runtime', 'reading checkpoint', 'building graph', 'compiling graph', 'ready'];
+  return known.includes(stage) ? t(key as 'stage.ready') : stage;
+}
+
+function Alert({ children }: { children: React.ReactNode }) {
+  return (
+    <div role="alert" style={{ color: '#a00', background: '#fde2e1', padding: '6px 10px', borderRadius: 4, whiteSpace: 'pre-wrap' }}>
+      {children}
+    </div>
+  );
+}
+
+function LanguageSwitch({ lang, onChange }: { lang: 'en' | 'zh'; onChange: (l: 'en' | 'zh') => void }) {
+  const t = useT();
+  const btn = (l: 'en' | 'zh', label: string) => (
+    <button
+      key={l}
+      lang={l === 'zh' ? 'zh-CN' : 'en'}
+      aria-pressed={lang === l}
+      data-lang={l}
+      onClick={() => onChange(l)}
+      style={{ padding: '2px 10px', border: '1px solid #888', background: lang === l ? '#333' : '#fff', color: lang === l ? '#fff' : '#333', cursor: 'pointer' }}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div role="group" aria-label={t('app.language')} style={{ display: 'flex', gap: 0 }}>
+      {btn('en', 'English')}
+      {btn('zh', '简体中文')}
+    </div>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 // Attention-sink panel: per-head sink scores of token 0 (layers × heads), a per-layer bar chart against the
-// 0.3 threshold and the uniform baseline, where attention rests, and position bias by thirds. Lays out lib/ results.
+// 0.3 threshold and the uniform baseline, where attention rests, and the position-bias chart by thirds.
+// Lays out lib/ results; every label comes from lib/i18n (panels table).
 import { useMemo } from 'react';
 import type { Tensor } from '../lib/engine/session';
 import {
@@ -12,8 +13,10 @@ import {
   topReceivers,
   type SinkScore,
 } from '../lib/analysis/sink';
-import { positionBias, type PositionBias } from '../lib/analysis/positionBias';
+import { positionBias, uniformPositionBias, type PositionBias } from '../lib/analysis/positionBias';
 import { rgbHex, sampleColormap } from '../lib/view/colormap';
+import { useT } from './i18n';
+import { PositionBiasChart } from './PositionBiasChart';
 
 export interface SinkPanelProps {
   /** Per layer, [heads, T, T] attention of a full prefill from position 0. */
@@ -27,12 +30,8 @@ const mono = 'ui-monospace, monospace';
 const cellStyle = { padding: '2px 4px', textAlign: 'right' as const, font: `11px ${mono}` };
 const headStyle = { padding: '2px 4px', font: `11px ${mono}`, color: '#555', fontWeight: 'normal' as const };
 
-function fmt(v: number | null, digits = 2): string {
-  return v === null ? 'n/a' : v.toFixed(digits);
-}
-
-function fmtSmall(v: number | null): string {
-  return v === null ? 'n/a' : v.toPrecision(3);
+function fmt(v: number | null, na: string, digits = 2): string {
+  return v === null ? na : v.toFixed(digits);
 }
 
 /** Text colour readable on a magma cell of value t. */
@@ -41,6 +40,8 @@ function inkOn(t: number): string {
 }
 
 export function SinkPanel({ attention, labels }: SinkPanelProps) {
+  const t = useT();
+  const na = t('panels.na');
   const result = useMemo(() => {
     const layers = attention.map((t) => layerAttention(t));
     const T = layers[0]?.keys ?? 0;
@@ -48,6 +49,8 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
     const minQuery = lowered ? Math.max(1, T - 1) : DEFAULT_MIN_QUERY;
     const sinks: SinkScore[] = layers.map((a) => sinkScore(a, 0, minQuery));
     const bias: PositionBias[] = layers.map((a) => positionBias(a, minQuery));
+    // The reference depends only on the query rows, T and minQuery, which all layers share.
+    const uniform = layers[0] ? uniformPositionBias(layers[0], minQuery) : null;
     // Where attention rests: mean over layers (those with a qualifying query) of attentionReceived.
     const received = layers.map((a) => attentionReceived(a, minQuery)).filter((r): r is Float64Array => r !== null);
     let top: { key: number; weight: number }[] = [];
@@ -57,41 +60,37 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
       top = topReceivers(mean, TOP_N);
     }
     const heads = Math.max(0, ...layers.map((a) => a.heads));
-    return { T, lowered, minQuery, sinks, bias, top, heads };
+    return { T, lowered, minQuery, sinks, bias, uniform, top, heads };
   }, [attention]);
 
-  const { T, lowered, minQuery, sinks, bias, top, heads } = result;
+  const { T, lowered, minQuery, sinks, bias, uniform, top, heads } = result;
 
   return (
     <section data-role="sink-panel" style={{ display: 'flex', flexDirection: 'column', gap: 16, font: '13px system-ui, sans-serif' }}>
       <div>
-        <h2 style={{ margin: '0 0 4px', fontSize: 16 }}>Attention sink (key 0)</h2>
-        <p style={{ margin: 0, color: '#444' }}>
-          Sink score = mean of A[q, 0] over queries q ≥ max(1, minQuery) (minQuery = {minQuery}); the uniform
-          baseline is the mean of 1/(q+1) over the same queries — what evenly spread attention would give. Heads
-          above {SINK_HEAD_THRESHOLD} are sink heads (outlined).
-        </p>
+        <h2 style={{ margin: '0 0 4px', fontSize: 16 }}>{t('sink.title')}</h2>
+        <p style={{ margin: 0, color: '#444' }}>{t('sink.explain', { minQuery, threshold: SINK_HEAD_THRESHOLD })}</p>
         {lowered && (
           <p data-role="sink-minquery-note" style={{ margin: '4px 0 0', color: '#a15c00' }}>
-            prompt shorter than {DEFAULT_MIN_QUERY + 1} tokens: minQuery lowered to {minQuery}
+            {t('sink.minQueryNote', { tokens: DEFAULT_MIN_QUERY + 1, minQuery })}
           </p>
         )}
-        {attention.length === 0 && <p style={{ color: '#888' }}>no attention captured</p>}
+        {attention.length === 0 && <p style={{ color: '#888' }}>{t('sink.noAttention')}</p>}
       </div>
 
       {sinks.length > 0 && (
         <div>
-          <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>Sink score per head</h3>
+          <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('sink.perHead')}</h3>
           <table data-role="sink-grid" style={{ borderCollapse: 'separate', borderSpacing: 2 }}>
             <thead>
               <tr>
-                <th style={headStyle}>layer</th>
+                <th style={headStyle}>{t('sink.colLayer')}</th>
                 {Array.from({ length: heads }, (_, h) => (
-                  <th key={h} style={headStyle}>h{h}</th>
+                  <th key={h} style={headStyle}>{t('sink.colHead', { head: h })}</th>
                 ))}
-                <th style={headStyle}>mean</th>
-                <th style={headStyle}>uniform</th>
-                <th style={headStyle}>sink heads</th>
+                <th style={headStyle}>{t('sink.colMean')}</th>
+                <th style={headStyle}>{t('sink.colUniform')}</th>
+                <th style={headStyle}>{t('sink.colSinkHeads')}</th>
               </tr>
             </thead>
             <tbody>
@@ -102,21 +101,21 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
                     const v = s.perHead[h] ?? null;
                     if (v === null)
                       return (
-                        <td key={h} style={{ ...cellStyle, background: '#e0e0e0', color: '#666' }} title={`layer ${l} head ${h}: no qualifying query`}>
-                          n/a
+                        <td key={h} style={{ ...cellStyle, background: '#e0e0e0', color: '#666' }} title={t('sink.cellNa', { layer: l, head: h })}>
+                          {na}
                         </td>
                       );
-                    const t = Math.min(1, Math.max(0, v));
+                    const c = Math.min(1, Math.max(0, v));
                     const sink = v > SINK_HEAD_THRESHOLD;
                     return (
                       <td
                         key={h}
                         data-sink={sink ? 'true' : undefined}
-                        title={`layer ${l} head ${h}: ${v.toPrecision(4)}${sink ? ' (sink head)' : ''}`}
+                        title={t(sink ? 'sink.cellSink' : 'sink.cell', { layer: l, head: h, value: v.toPrecision(4) })}
                         style={{
                           ...cellStyle,
-                          background: rgbHex(sampleColormap('magma', t)),
-                          color: inkOn(t),
+                          background: rgbHex(sampleColormap('magma', c)),
+                          color: inkOn(c),
                           outline: sink ? '2px solid #00b4d8' : undefined,
                           outlineOffset: -2,
                         }}
@@ -125,9 +124,9 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
                       </td>
                     );
                   })}
-                  <td style={{ ...cellStyle, fontWeight: 600 }}>{fmt(s.headMean)}</td>
-                  <td style={{ ...cellStyle, color: '#555' }}>{fmt(s.uniformBaseline)}</td>
-                  <td style={{ ...cellStyle, color: '#555' }}>{s.qualifyingQueries > 0 ? `${s.sinkHeads}/${s.perHead.length}` : 'n/a'}</td>
+                  <td style={{ ...cellStyle, fontWeight: 600 }}>{fmt(s.headMean, na)}</td>
+                  <td style={{ ...cellStyle, color: '#555' }}>{fmt(s.uniformBaseline, na)}</td>
+                  <td style={{ ...cellStyle, color: '#555' }}>{s.qualifyingQueries > 0 ? `${s.sinkHeads}/${s.perHead.length}` : na}</td>
                 </tr>
               ))}
             </tbody>
@@ -138,22 +137,22 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
 
       {sinks.length > 0 && (
         <div>
-          <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>Head-mean sink score per layer</h3>
+          <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('sink.barsTitle')}</h3>
           <SinkBars sinks={sinks} />
         </div>
       )}
 
       <div>
-        <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>Where attention rests</h3>
+        <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('sink.restTitle')}</h3>
         {top.length === 0 ? (
-          <p style={{ margin: 0, color: '#888' }}>n/a (no query q ≥ {minQuery})</p>
+          <p style={{ margin: 0, color: '#888' }}>{t('sink.restNone', { minQuery })}</p>
         ) : (
           <table data-role="sink-top" style={{ borderCollapse: 'collapse' }}>
             <thead>
               <tr>
-                <th style={headStyle}>pos</th>
-                <th style={headStyle}>weight</th>
-                <th style={{ ...headStyle, textAlign: 'left' }}>token</th>
+                <th style={headStyle}>{t('sink.restPos')}</th>
+                <th style={headStyle}>{t('sink.restWeight')}</th>
+                <th style={{ ...headStyle, textAlign: 'left' }}>{t('sink.restToken')}</th>
               </tr>
             </thead>
             <tbody>
@@ -168,58 +167,40 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
           </table>
         )}
         <p style={{ margin: '4px 0 0', color: '#666', fontSize: 12 }}>
-          mean over layers and heads of the attention each key receives from queries q ≥ {minQuery}
+          {t('sink.restCaption', { minQuery })}
         </p>
       </div>
 
       {bias.length > 0 && (
         <div>
-          <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>Position bias</h3>
-          <table data-role="sink-position-bias" style={{ borderCollapse: 'collapse' }}>
-            <caption style={{ captionSide: 'bottom', textAlign: 'left', color: '#666', fontSize: 12, paddingTop: 4 }}>
-              lost in the middle: mass per key token in the first / middle / last third of the context (queries q ≥ {minQuery})
-            </caption>
-            <thead>
-              <tr>
-                <th style={headStyle}>layer</th>
-                <th style={headStyle}>first [{bias[0]!.first.from}, {bias[0]!.first.to})</th>
-                <th style={headStyle}>middle [{bias[0]!.middle.from}, {bias[0]!.middle.to})</th>
-                <th style={headStyle}>last [{bias[0]!.last.from}, {bias[0]!.last.to})</th>
-              </tr>
-            </thead>
-            <tbody>
-              {bias.map((b, l) => (
-                <tr key={l}>
-                  <th style={headStyle}>{l}</th>
-                  <td style={cellStyle}>{fmtSmall(b.first.mean)}</td>
-                  <td style={cellStyle}>{fmtSmall(b.middle.mean)}</td>
-                  <td style={cellStyle}>{fmtSmall(b.last.mean)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('bias.title')}</h3>
+          <p style={{ margin: '0 0 6px', color: '#444', maxWidth: 820 }}>{t('bias.explain', { minQuery })}</p>
+          <PositionBiasChart bias={bias} uniform={uniform} minQuery={minQuery} />
         </div>
       )}
       <p style={{ margin: 0, color: '#888', fontSize: 11 }}>
-        {attention.length} layers · {heads} heads · {T} tokens
+        {t('sink.footer', { layers: attention.length, heads, tokens: T })}
       </p>
     </section>
   );
 }
 
 function MagmaLegend() {
+  const t = useT();
   const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => `${rgbHex(sampleColormap('magma', t))} ${t * 100}%`).join(', ');
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 6, marginTop: 4, font: `11px ${mono}`, color: '#555' }}>
       <span>0</span>
       <span style={{ width: 160, height: 10, background: `linear-gradient(to right, ${stops})` }} />
       <span>1</span>
-      <span style={{ marginLeft: 8, outline: '2px solid #00b4d8', padding: '0 4px' }}>&gt; {SINK_HEAD_THRESHOLD} sink head</span>
+      <span style={{ marginLeft: 8, outline: '2px solid #00b4d8', padding: '0 4px' }}>{t('sink.legendSinkHead', { threshold: SINK_HEAD_THRESHOLD })}</span>
     </div>
   );
 }
 
 function SinkBars({ sinks }: { sinks: SinkScore[] }) {
+  const t = useT();
+  const na = t('panels.na');
   const n = sinks.length;
   const W = Math.max(360, Math.min(720, n * 22 + 60));
   const H = 180;
@@ -230,7 +211,7 @@ function SinkBars({ sinks }: { sinks: SinkScore[] }) {
   const y = (v: number) => m.t + ph * (1 - Math.min(1, Math.max(0, v)));
   const labelEvery = Math.max(1, Math.ceil(n / 16));
   return (
-    <svg data-role="sink-bars" width={W} height={H} role="img" aria-label="head-mean sink score per layer" style={{ font: `10px ${mono}` }}>
+    <svg data-role="sink-bars" width={W} height={H} role="img" aria-label={t('sink.barsTitle')} style={{ font: `10px ${mono}` }}>
       {[0, 0.5, 1].map((v) => (
         <g key={v}>
           <line x1={m.l - 3} x2={m.l} y1={y(v)} y2={y(v)} stroke="#888" />
@@ -245,7 +226,7 @@ function SinkBars({ sinks }: { sinks: SinkScore[] }) {
           <g key={l}>
             {s.headMean !== null && (
               <rect x={x + bw * 0.15} width={bw * 0.7} y={y(s.headMean)} height={m.t + ph - y(s.headMean)} fill={rgbHex(sampleColormap('magma', Math.min(1, s.headMean) * 0.8 + 0.1))}>
-                <title>{`layer ${l}: mean ${s.headMean.toFixed(3)}, uniform ${fmt(s.uniformBaseline, 3)}, ${s.sinkHeads} sink heads`}</title>
+                <title>{t('sink.barsTooltip', { layer: l, mean: s.headMean.toFixed(3), uniform: fmt(s.uniformBaseline, na, 3), sinkHeads: s.sinkHeads })}</title>
               </rect>
             )}
             {s.uniformBaseline !== null && (
@@ -258,9 +239,9 @@ function SinkBars({ sinks }: { sinks: SinkScore[] }) {
         );
       })}
       <line x1={m.l} x2={m.l + pw} y1={y(SINK_HEAD_THRESHOLD)} y2={y(SINK_HEAD_THRESHOLD)} stroke="#d62828" strokeDasharray="4 3" />
-      <text x={m.l + pw} y={y(SINK_HEAD_THRESHOLD) - 3} textAnchor="end" fill="#d62828">threshold {SINK_HEAD_THRESHOLD}</text>
-      <text x={m.l + pw / 2} y={H - 4} textAnchor="middle" fill="#333">layer (bar: head-mean; green tick: uniform baseline)</text>
-      <text x={10} y={m.t + ph / 2} textAnchor="middle" fill="#333" transform={`rotate(-90 10 ${m.t + ph / 2})`}>sink score</text>
+      <text x={m.l + pw} y={y(SINK_HEAD_THRESHOLD) - 3} textAnchor="end" fill="#d62828">{t('sink.barsThreshold', { threshold: SINK_HEAD_THRESHOLD })}</text>
+      <text x={m.l + pw / 2} y={H - 4} textAnchor="middle" fill="#333">{t('sink.barsX')}</text>
+      <text x={10} y={m.t + ph / 2} textAnchor="middle" fill="#333" transform={`rotate(-90 10 ${m.t + ph / 2})`}>{t('sink.barsY')}</text>
     </svg>
   );
 }

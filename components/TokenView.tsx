@@ -1,9 +1,11 @@
 'use client';
 // The prompt's tokens as chips in reading order, coloured by segment, with a divider at each message start,
 // click/arrow-key selection and a segment legend. Shows what lib/prompt derived; computes nothing of its own.
+// Segment and role names are shown translated (lib/i18n, panels table); data values stay as lib/prompt names them.
 import { useEffect, useId, useMemo, useRef } from 'react';
-import type { Segment, Span, TokenInfo } from '../lib/prompt/prompt';
+import { TOOLS_MESSAGE, type Segment, type Span, type TokenInfo } from '../lib/prompt/prompt';
 import { displayToken } from '../lib/prompt/label';
+import { useT } from './i18n';
 
 /** Light background per segment: Paul Tol's colour-blind-safe "light" scheme, dark text readable on all. */
 export const SEGMENT_COLORS: Record<Segment, string> = {
@@ -40,6 +42,7 @@ function prevStart(starts: number[], i: number): number {
 const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
 export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: TokenViewProps) {
+  const t = useT();
   const boxRef = useRef<HTMLDivElement>(null);
   const viewId = useId();
 
@@ -61,11 +64,19 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
   const chips = useMemo(() => {
     const starts = new Set(messageStarts);
     const out: React.ReactNode[] = [];
-    tokens.forEach((t, i) => {
+    tokens.forEach((tok, i) => {
       const span = spanOf[i]! >= 0 ? spans[spanOf[i]!] : undefined;
       const newMessage = starts.has(i) && i > 0;
-      let title = span ? `#${i} id ${t.id} ${span.segment} ${span.role} message ${span.message}` : `#${i} id ${t.id}`;
-      if (t.partial) title += '\npart of a multi-byte character';
+      let title = span
+        ? t(span.message === TOOLS_MESSAGE ? 'tokens.chipTools' : 'tokens.chip', {
+            index: i,
+            id: tok.id,
+            segment: t(`segment.${span.segment}`),
+            role: t(`role.${span.role}`),
+            message: span.message,
+          })
+        : t('tokens.chipBare', { index: i, id: tok.id });
+      if (tok.partial) title += '\n' + t('tokens.partialTitle');
       out.push(
         <span
           key={i}
@@ -73,9 +84,9 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
           title={title}
           style={{
             background: span ? SEGMENT_COLORS[span.segment] : '#fff',
-            fontWeight: t.special ? 700 : 400,
-            outline: t.partial ? '1px dashed #333' : undefined,
-            outlineOffset: t.partial ? -1 : undefined,
+            fontWeight: tok.special ? 700 : 400,
+            outline: tok.partial ? '1px dashed #333' : undefined,
+            outlineOffset: tok.partial ? -1 : undefined,
             borderLeft: newMessage ? '3px solid #222' : undefined,
             marginLeft: newMessage ? 4 : 0,
             padding: '0 2px',
@@ -85,14 +96,14 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
             cursor: 'pointer',
           }}
         >
-          {displayToken(t)}
+          {displayToken(tok)}
         </span>,
       );
-      const newlines = t.text.split('\n').length - 1;
+      const newlines = tok.text.split('\n').length - 1;
       for (let n = 0; n < newlines; n++) out.push(<br key={`${i}:br${n}`} />);
     });
     return out;
-  }, [tokens, spans, spanOf, messageStarts]);
+  }, [tokens, spans, spanOf, messageStarts, t]);
 
   useEffect(() => {
     if (selected === null) return;
@@ -139,20 +150,20 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 6 }}>
-      <div data-role="token-legend" style={{ display: 'flex', flexWrap: 'wrap', gap: 8, font: '12px system-ui, sans-serif' }}>
+      <div data-role="token-legend" role="group" aria-label={t('tokens.legend')} style={{ display: 'flex', flexWrap: 'wrap', gap: 8, font: '12px system-ui, sans-serif' }}>
         {SEGMENTS.map((seg) => (
-          <span key={seg} style={{ display: 'inline-flex', alignItems: 'center', gap: 4, opacity: present.has(seg) ? 1 : 0.45 }}>
+          <span key={seg} data-segment={seg} style={{ display: 'inline-flex', alignItems: 'center', gap: 4, opacity: present.has(seg) ? 1 : 0.45 }}>
             <span style={{ width: 12, height: 12, background: SEGMENT_COLORS[seg], border: '1px solid #888', borderRadius: 2 }} />
-            {seg}
+            {t(`segment.${seg}`)}
           </span>
         ))}
         <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
           <span style={{ width: 12, height: 12, borderLeft: '3px solid #222' }} />
-          new message
+          {t('tokens.newMessage')}
         </span>
         <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
           <span style={{ width: 12, height: 12, outline: '1px dashed #333', outlineOffset: -1 }} />
-          partial character
+          {t('tokens.partial')}
         </span>
       </div>
       <style>{selectedRule}</style>
@@ -161,7 +172,7 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
         data-role="token-view"
         data-token-view-id={viewId}
         tabIndex={0}
-        aria-label="prompt tokens: arrow keys move the selection, up and down jump between messages"
+        aria-label={t('tokens.aria')}
         onClick={onClick}
         onKeyDown={onKeyDown}
         style={{ height, overflow: 'auto', border: '1px solid #ccc', padding: 6, font: `13px ${MONO}`, lineHeight: '22px', wordBreak: 'break-all' }}

@@ -4,8 +4,20 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import { launchChromium } from './helpers/browser';
 import { serveStatic } from './helpers/staticServer';
+import { STRINGS } from '../lib/i18n';
+import { CATALOG } from '../lib/scenarios/catalog';
+import { scenarioRequest } from '../lib/scenarios';
+import { readModelDir } from '../lib/cli/modelDir';
+import { nodeOrt } from '../lib/cli/ort';
+import { createTokenizer } from '../lib/prompt/tokenizer';
+import { buildPrompt } from '../lib/prompt/prompt';
+import { EngineSession } from '../lib/engine/session';
+import { colourDomainMax, reduceHeads } from '../lib/analysis/attentionView';
+import { DEFAULT_MIN_QUERY } from '../lib/analysis/sink';
+import { makeScale, paintRgba, MASK_RGB, DEFAULT_GAMMA, type ColormapName } from '../lib/view/colormap';
 
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let server: Awaited<ReturnType<typeof serveStatic>>;
@@ -56,4 +68,256 @@ test('the app loads the embedded model in the worker and paints the Vancouver he
   mkdirSync('test-results', { recursive: true });
   await page.screenshot({ path: 'test-results/app-vancouver.png', fullPage: true });
   assert.deepEqual(errors, []);
+});
+
+// ---- every scenario: the painted pixels are the engine's tensors --------------------------------------
+
+/** The attention the page should show, computed here in Node by the same lib/ code path from the model folder. */
+async function expectedAttention(request: ReturnType<typeof scenarioRequest>) {
+  const model = readModelDir('public/models/kvscope-tiny');
+  const tok = createTokenizer(model.tokenizerJson!, model.tokenizerConfig!);
+  const prompt = buildPrompt(tok, request, { addGenerationPrompt: true });
+  const engine = await EngineSession.create(nodeOrt(1), model.checkpoint, { graph: { logits: 'last', attention: 'full', presentKv: true } });
+  const r = await engine.prefill(prompt.ids);
+  await engine.dispose();
+  return { T: prompt.ids.length, attention: r.attention };
+}
+
+/** Colour paintRgba gives one value (an independent route from the canvas: lib's painter on a 1×1 image). */
+function colourOf(v: number, scale: ReturnType<typeof makeScale>, map: ColormapName): number[] {
+  return [...paintRgba(Float32Array.of(v), 1, 1, scale, map, new Uint8ClampedArray(4)).subarray(0, 3)];
+}
+
+interface View {
+  q0: number;
+  k0: number;
+  span: number;
+}
+const fitAllView = (T: number): View => ({ q0: 0, k0: 0, span: T });
+
+/** The heatmap's window (rows q0…, columns k0…, span cells), as its canvas reports it. */
+async function readView(page: Page): Promise<View> {
+  const [q0, k0, span] = ((await page.getAttribute('canvas[data-role="heatmap"]', 'data-view')) ?? '').split(' ').map(Number);
+  return { q0: q0!, k0: k0!, span: span! };
+}
+
+/** The canvas pixel at the centre of cell (q, k) for a window with at most one cell per pixel. */
+async function cellPixel(page: Page, view: View, q: number, k: number): Promise<number[]> {
+  return page.evaluate(
+    ({ view, q, k }) => {
+      const c = document.querySelector('canvas[data-role="heatmap"]') as HTMLCanvasElement;
+      const x = Math.floor(((k + 0.5 - view.k0) * c.width) / view.span);
+      const y = Math.floor(((q + 0.5 - view.q0) * c.height) / view.span);
+      return [...c.getContext('2d')!.getImageData(x, y, 1, 1).data.subarray(0, 3)];
+    },
+    { view, q, k },
+  );
+}
+
+/** Opens the app with empty storage (the browser profile is shared by the tests in this file). */
+async function openApp(page: Page) {
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.goto(server.url + '/');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await waitReady(page);
+}
+
+async function waitReady(page: Page) {
+  await page.waitForSelector('#status[data-ready="true"]', { timeout: 90_000 });
+}
+
+test('every built-in scenario: token count and heatmap pixels match the attention computed in Node', async () => {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openApp(page);
+  for (const entry of CATALOG) {
+    await page.selectOption('[data-role="scenario-picker"] select', entry.ref);
+    const expected = await expectedAttention(scenarioRequest(entry.id, entry.variant));
+    await page.waitForSelector(`#status[data-ready="true"][data-tokens="${expected.T}"]`, { timeout: 90_000 });
+    const layer = 1;
+    await page.selectOption('[data-control="layer"]', String(layer));
+    await page.selectOption('[data-control="scale"]', 'linear');
+    await page.waitForSelector(`#status[data-layer="${layer}"]`);
+    const T = expected.T;
+    const m = reduceHeads(expected.attention[layer]!, 'mean').data;
+    const scale = makeScale({ kind: 'linear', gamma: DEFAULT_GAMMA, min: 0, max: colourDomainMax(m, T, T, DEFAULT_MIN_QUERY) });
+    const width = await page.evaluate(() => (document.querySelector('canvas[data-role="heatmap"]') as HTMLCanvasElement).width);
+    // Zoom in (keyboard, around the centre) until every cell is at least one pixel: then each pixel shows
+    // exactly one cell, the one under its centre, and can be compared with the tensor.
+    let view = fitAllView(T);
+    for (let i = 0; i < 8 && view.span > width; i++) {
+      await page.focus('[data-role="heatmap-region"]');
+      await page.keyboard.press('+');
+      await page.waitForFunction((v) => document.querySelector('canvas[data-role="heatmap"]')?.getAttribute('data-view') !== v, `${view.q0} ${view.k0} ${view.span}`);
+      view = await readView(page);
+    }
+    assert.ok(view.span <= width, `${entry.ref}: zoomed to ${view.span} cells on ${width} px`);
+    {
+      const inView = (q: number, k: number): [number, number] => [Math.min(T - 1, Math.max(Math.ceil(view.q0), q)), Math.min(T - 1, Math.max(Math.ceil(view.k0), k))];
+      const qs = [Math.ceil(view.q0), Math.floor(view.q0 + view.span / 2), Math.floor(view.q0 + view.span - 1)];
+      const candidates: [number, number][] = [inView(qs[2]!, 0), inView(qs[1]!, qs[1]!), inView(qs[2]!, Math.floor(view.k0 + view.span / 3)), inView(qs[0]!, qs[0]!), [T - 1, T - 1]];
+      const cells = candidates.filter(
+        ([q, k]) => q >= view.q0 && q < view.q0 + view.span && k >= view.k0 && k < view.k0 + view.span && k <= q,
+      );
+      assert.ok(cells.length >= 3, `${entry.ref}: ${cells.length} unmasked cells in view`);
+      for (const [q, k] of cells) {
+        const got = await cellPixel(page, view, q, k);
+        const want = colourOf(m[q * T + k]!, scale, 'viridis');
+        const diff = Math.max(...got.map((g, i) => Math.abs(g - want[i]!)));
+        // Tolerance: 3 of 255 per channel, i.e. about one colour-table step; WASM in Chromium and ORT in Node
+        // agree to ~1e-6 in weight, which can still land in the neighbouring table entry.
+        assert.ok(diff <= 3, `${entry.ref} cell (${q},${k}) weight ${m[q * T + k]}: pixel ${got} vs expected ${want}`);
+      }
+      const qm = Math.ceil(view.q0);
+      const km = Math.floor(view.k0 + view.span - 1);
+      if (km > qm) assert.deepEqual(await cellPixel(page, view, qm, km), [...MASK_RGB], `${entry.ref}: the future half is masked`);
+    }
+    await page.focus('[data-role="heatmap-region"]');
+    await page.keyboard.press('0');
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// ---- the JSON editor: inline errors, last good state kept ----------------------------------------------
+
+test('custom scenario: an invalid edit shows the error at its line and keeps the last good views', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page);
+  await page.selectOption('[data-role="scenario-picker"] select', 'beijing');
+  await page.waitForSelector('#status[data-ready="true"][data-tokens="17"]');
+  await page.click('[data-role="scenario-copy"]');
+  await page.waitForSelector('[data-role="request-editor"] textarea');
+  await waitReady(page);
+  assert.equal(await page.getAttribute('#status', 'data-tokens'), '17');
+  // A role the validator does not know: the error names the field and sits on that line.
+  const text = (await page.inputValue('[data-role="request-editor"] textarea')).replace('"user"', '"wizard"');
+  await page.fill('[data-role="request-editor"] textarea', text);
+  const err = page.locator('[data-role="editor-error"]').first();
+  await err.waitFor();
+  assert.match((await err.textContent()) ?? '', /messages\[0\]\.role/);
+  const roleLine = text.split('\n').findIndex((l) => l.includes('"wizard"')) + 1;
+  assert.equal(await err.getAttribute('data-line'), String(roleLine));
+  assert.equal(await page.getAttribute('[data-role="editor-status"]', 'data-valid'), 'false');
+  assert.match((await page.textContent('[data-role="editor-status"]')) ?? '', /last valid version/);
+  // The views still show the last good version.
+  assert.equal(await page.getAttribute('#status', 'data-ready'), 'true');
+  assert.equal(await page.getAttribute('#status', 'data-tokens'), '17');
+  // Broken JSON syntax: same, with a line and column.
+  await page.fill('[data-role="request-editor"] textarea', text.replace('"wizard"', '"user",,'));
+  await page.waitForFunction(() => /line \d+/.test(document.querySelector('[data-role="editor-error"]')?.textContent ?? ''));
+  assert.equal(await page.getAttribute('#status', 'data-tokens'), '17');
+  // A valid edit replaces the view: one more user message, more tokens.
+  const edited = JSON.stringify({ messages: [{ role: 'user', content: '北京 的 天气 怎么样' }, { role: 'assistant', content: '晴。' }, { role: 'user', content: '明天呢？' }] }, null, 2);
+  await page.fill('[data-role="request-editor"] textarea', edited);
+  await page.waitForFunction(() => Number(document.querySelector('#status')?.getAttribute('data-tokens')) > 17 && document.querySelector('#status')?.getAttribute('data-ready') === 'true', null, { timeout: 60_000 });
+  await page.close();
+});
+
+// ---- persistence across reloads and worker crashes -----------------------------------------------------
+
+test('language, model, view settings and custom scenarios survive a reload and a worker crash', async () => {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openApp(page);
+  await page.click('button[data-lang="zh"]');
+  await page.selectOption('[data-control="layer"]', '2');
+  await page.selectOption('[data-control="colormap"]', 'magma');
+  await page.selectOption('[data-role="scenario-picker"] select', 'xfinity:with-status');
+  await page.waitForSelector('#status[data-ready="true"][data-tokens="667"]', { timeout: 60_000 });
+  await page.click('[data-role="scenario-copy"]');
+  await page.fill('[data-role="scenario-name"]', 'my xfinity');
+  await page.selectOption('[data-role="model-picker"] select', 'kvscope-tiny-sink');
+  await waitReady(page);
+
+  await page.reload();
+  await waitReady(page);
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.equal(await page.inputValue('[data-control="layer"]'), '2');
+  assert.equal(await page.inputValue('[data-control="colormap"]'), 'magma');
+  assert.equal(await page.inputValue('[data-role="model-picker"] select'), 'kvscope-tiny-sink');
+  assert.equal(await page.inputValue('[data-role="scenario-name"]'), 'my xfinity');
+  assert.equal(await page.getAttribute('#status', 'data-tokens'), '667');
+
+  // Crash the engine worker: the client restarts it, the page re-runs, and nothing the user set is lost.
+  const workers = page.workers();
+  assert.ok(workers.length >= 1, 'the engine runs in a worker');
+  for (const w of workers) await w.evaluate(() => setTimeout(() => { throw new Error('simulated crash'); }, 0)).catch(() => {});
+  await page.waitForSelector('[data-role="worker-note"]', { timeout: 30_000 });
+  await waitReady(page);
+  assert.equal(await page.getAttribute('#status', 'data-tokens'), '667');
+  assert.equal(await page.inputValue('[data-control="layer"]'), '2');
+  assert.equal(await page.inputValue('[data-role="scenario-name"]'), 'my xfinity');
+  assert.deepEqual(errors.filter((e) => !/simulated crash/.test(e)), []);
+  await page.close();
+});
+
+// ---- the whole interface in 简体中文 --------------------------------------------------------------------
+
+/**
+ * English label text that cannot be mistaken for data: each entry's fixed parts between `{param}`s, when
+ * they hold at least two words (single words such as "assistant" also occur in the scenarios' own text).
+ */
+function englishFragments(): string[] {
+  const out = new Set<string>();
+  for (const e of Object.values(STRINGS)) {
+    if (e.en === e.zh) continue;
+    for (const part of e.en.split(/\{\w+\}/)) {
+      const p = part.trim();
+      if (/[a-z]{2,} +[a-z]{2,}/i.test(p) && !e.zh.includes(p)) out.add(p);
+    }
+  }
+  return [...out];
+}
+
+test('switching to 简体中文 leaves no English label on the page', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page);
+  await page.click('button[data-lang="zh"]');
+  await page.click('[data-token-index="3"]');
+  const canvas = (await page.$('canvas[data-role="heatmap"]'))!;
+  await canvas.scrollIntoViewIfNeeded();
+  const box = (await canvas.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.7);
+  // Visible text plus accessible names and titles, without the data itself (tokens, message contents).
+  const text = await page.evaluate(() => {
+    const clone = document.body.cloneNode(true) as HTMLElement;
+    clone.querySelectorAll('[data-token-index], [data-role="message-text"], option').forEach((n) => n.remove());
+    const attrs = [...clone.querySelectorAll('[aria-label], [title], [placeholder]')].map((n) => [n.getAttribute('aria-label'), n.getAttribute('title'), n.getAttribute('placeholder')].join(' '));
+    return clone.innerText + '\n' + attrs.join('\n');
+  });
+  const left = englishFragments().filter((f) => text.includes(f));
+  assert.deepEqual(left, [], 'English labels still visible in the Chinese interface');
+  assert.match(text, /注意力/);
+  // Single-word labels too: the role chips and the layer control's label.
+  for (const chip of await page.locator('[data-message-role]').allTextContents()) assert.match(chip, /[\u4e00-\u9fff]/, `role chip "${chip}"`);
+  assert.match((await page.textContent('[data-role="attention-controls"]')) ?? '', /层/);
+  mkdirSync('test-results', { recursive: true });
+  await page.screenshot({ path: 'test-results/app-zh.png', fullPage: true });
+  await page.close();
+});
+
+// ---- a static copy on a server without COOP/COEP ------------------------------------------------------
+
+test('without cross-origin isolation (a plain static host) the app still runs, on one thread', async () => {
+  const plain = await serveStatic({ '/': 'out' }, { isolated: false });
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  try {
+    await page.goto(plain.url + '/');
+    assert.equal(await page.evaluate(() => crossOriginIsolated), false);
+    await page.evaluate(() => localStorage.clear());
+    await page.reload();
+    await waitReady(page);
+    assert.equal(await page.getAttribute('#status', 'data-tokens'), '478');
+    assert.match((await page.textContent('[data-role="model-picker"]')) ?? '', /wasm, 1 thread/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await page.close();
+    await plain.close();
+  }
 });

@@ -2,7 +2,7 @@
 // over queries q ≥ minQuery and the head mean; hand-computed on a constructed matrix.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { positionBias, thirdBounds } from '../lib/analysis/positionBias';
+import { positionBias, thirdBounds, uniformPositionBias } from '../lib/analysis/positionBias';
 import { attentionReceived } from '../lib/analysis/sink';
 
 const close = (a: number | null, b: number, tol = 1e-7) => assert.ok(a !== null && Math.abs(a - b) <= tol, `${a} vs ${b} (±${tol})`);
@@ -79,4 +79,56 @@ test('n/a (null) when no query qualifies; rows give absolute positions', () => {
   close(q.last.mean, 0.1);
   // a lower minQuery makes short prompts measurable
   assert.equal(positionBias({ data, heads: 1, queries: T, keys: T }, 4).qualifyingQueries, 6);
+});
+
+/** Evenly spread causal attention: row q puts 1/(q+1) on keys 0…q, in every head. */
+function uniformCausal(H: number, T: number, rows?: number[]): Float32Array {
+  const Q = rows?.length ?? T;
+  const a = new Float32Array(H * Q * T);
+  for (let h = 0; h < H; h++)
+    for (let i = 0; i < Q; i++) {
+      const q = rows ? rows[i]! : i;
+      for (let k = 0; k <= q; k++) a[(h * Q + i) * T + k] = 1 / (q + 1);
+    }
+  return a;
+}
+
+test('uniform reference: hand-computed on T = 6, minQuery = 3', () => {
+  // queries 3, 4, 5 put 1/4, 1/5, 1/6 on each key they see; received(0…3) = 37/180, (4) = 22/180, (5) = 10/180
+  const u = uniformPositionBias({ queries: 6, keys: 6 }, 3);
+  assert.equal(u.qualifyingQueries, 3);
+  assert.equal(u.tokens, 6);
+  assert.deepEqual([u.first.from, u.first.to, u.middle.from, u.middle.to, u.last.from, u.last.to], [0, 2, 2, 4, 4, 6]);
+  close(u.first.mean, 37 / 180, 1e-12);
+  close(u.middle.mean, 37 / 180, 1e-12);
+  close(u.last.mean, 16 / 180, 1e-12);
+});
+
+test('uniform reference equals positionBias of an evenly spread causal matrix (full prefill and chunk rows)', () => {
+  for (const [T, minQuery] of [[30, 16], [25, 5], [10, 0], [7, 6]] as const) {
+    const u = uniformPositionBias({ queries: T, keys: T }, minQuery);
+    const p = positionBias({ data: uniformCausal(2, T), heads: 2, queries: T, keys: T }, minQuery);
+    assert.equal(u.qualifyingQueries, p.qualifyingQueries);
+    for (const third of ['first', 'middle', 'last'] as const) close(u[third].mean, p[third].mean!, 1e-7);
+    // every row sums to 1, so the key-weighted thirds sum to 1
+    close(u.first.mean! * u.first.keys + u.middle.mean! * u.middle.keys + u.last.mean! * u.last.keys, 1, 1e-12);
+    // causal masking alone makes the first third the most attended and the last the least
+    assert.ok(u.first.mean! >= u.middle.mean! && u.middle.mean! >= u.last.mean!);
+  }
+  const rows = [20, 21, 22, 23, 24];
+  const u = uniformPositionBias({ queries: 5, keys: 25, rows });
+  const p = positionBias({ data: uniformCausal(3, 25, rows), heads: 3, queries: 5, keys: 25, rows });
+  assert.equal(u.qualifyingQueries, 5);
+  for (const third of ['first', 'middle', 'last'] as const) close(u[third].mean, p[third].mean!, 1e-7);
+});
+
+test('uniform reference is n/a (null) when no query qualifies', () => {
+  const u = uniformPositionBias({ queries: 10, keys: 10 });
+  assert.equal(u.qualifyingQueries, 0);
+  assert.deepEqual([u.first.mean, u.middle.mean, u.last.mean], [null, null, null]);
+  // T < 3: the empty third is null, the others are not
+  const v = uniformPositionBias({ queries: 2, keys: 2 }, 1);
+  close(v.first.mean, 0.5, 1e-12);
+  close(v.middle.mean, 0.5, 1e-12);
+  assert.equal(v.last.mean, null);
 });

@@ -71,3 +71,37 @@ export function positionBias(a: LayerAttention, minQuery = DEFAULT_MIN_QUERY): P
   const [first, middle, last] = thirdsOf(received, T);
   return { minQuery, tokens: T, qualifyingQueries: received ? n : 0, first, middle, last };
 }
+
+/**
+ * The position bias that evenly spread causal attention would give: the reference level for positionBias().
+ * Every query at position q puts 1/(q+1) on each key k ≤ q (and 0 on later keys), so
+ *   received(k) = mean over queries q ≥ minQuery (q ≥ k) of 1/(q+1)   (a query before k contributes 0),
+ * and the thirds are taken exactly as in positionBias(). Depends only on the query positions (`rows`, else
+ * 0…queries−1), T = `keys` and minQuery, not on heads or on the model, so it is one reference for every layer.
+ * Even uniform attention favours the first third under the causal mask (every later query sees it): a third
+ * above this level is attended more than uniform, below it less. Null means as in positionBias().
+ * A query at position q ≥ T (no such row in a prefill) is taken to spread over the T keys it is given.
+ */
+export function uniformPositionBias(shape: Pick<LayerAttention, 'queries' | 'keys' | 'rows'>, minQuery = DEFAULT_MIN_QUERY): PositionBias {
+  const T = shape.keys;
+  // Each qualifying query adds 1/(q+1) to keys 0…q: a range update, summed through a difference array.
+  const diff = new Float64Array(T + 1);
+  let n = 0;
+  for (let i = 0; i < shape.queries; i++) {
+    const q = shape.rows ? shape.rows[i]! : i;
+    if (q < minQuery) continue;
+    n++;
+    const last = Math.min(q, T - 1);
+    const w = 1 / (last + 1);
+    diff[0]! += w;
+    diff[last + 1]! -= w;
+  }
+  let received: Float64Array | null = null;
+  if (n > 0 && T > 0) {
+    received = new Float64Array(T);
+    let run = 0;
+    for (let k = 0; k < T; k++) received[k] = (run += diff[k]!) / n;
+  }
+  const [first, middle, last] = thirdsOf(received, T);
+  return { minQuery, tokens: T, qualifyingQueries: received ? n : 0, first, middle, last };
+}

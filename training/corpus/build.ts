@@ -19,7 +19,7 @@ import type { Example, Family } from './example';
 import { makeFilesExample } from './files';
 import { makeCopyExample, makeNameListExample, makeProseExample, passages } from './prose';
 import { callLimitRegions } from './regions';
-import { Rng } from './rng';
+import { Rng } from '../../lib/util/rng';
 import { encode, loadTokenizer, render, type Tokenizer } from './tokenizers';
 import { makeWeatherExample } from './weather';
 

@@ -4,7 +4,7 @@
 import { CALL_LIMIT_TOOLS, callLimitSystem, statusBar } from '../../lib/scenarios/xfinity';
 import { pyJson } from '../../lib/scenarios/json';
 import type { ChatMessage } from '../../lib/scenarios/types';
-import type { Rng } from './rng';
+import type { Rng } from '../../lib/util/rng';
 import { toolCall } from './example';
 
 export interface CallLimitCase {

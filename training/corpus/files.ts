@@ -6,7 +6,7 @@ import type { ChatMessage } from '../../lib/scenarios/types';
 import type { Project } from './entities';
 import type { Example } from './example';
 import { toolCall } from './example';
-import type { Rng } from './rng';
+import type { Rng } from '../../lib/util/rng';
 
 const PURPOSES = [
   'returns the sum of the line items after discounts',

@@ -3,7 +3,7 @@
 // cut into passages; plus short lists that make every entity name occur in ordinary text.
 import type { ChatMessage } from '../../lib/scenarios/types';
 import type { Example } from './example';
-import type { Rng } from './rng';
+import type { Rng } from '../../lib/util/rng';
 
 /** Splits a document into passages of roughly `target` characters at paragraph boundaries. */
 export function passages(text: string, target: number): string[] {

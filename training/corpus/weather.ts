@@ -5,7 +5,7 @@ import { pyJson } from '../../lib/scenarios/json';
 import type { ChatMessage, ToolCall } from '../../lib/scenarios/types';
 import type { City } from './entities';
 import type { Example } from './example';
-import type { Rng } from './rng';
+import type { Rng } from '../../lib/util/rng';
 
 const CONDITIONS = ['clear', 'partly cloudy', 'cloudy', 'light rain', 'heavy rain', 'fog', 'snow', 'thunderstorms', 'windy', 'sunny'];
 const CONDITIONS_ZH: Record<string, string> = {

@@ -10,6 +10,11 @@ DESCRIPTIONS = {
     "kvscope-tiny": "Default. A tiny Qwen3-architecture agent model trained from scratch on synthetic tool-use trajectories; its attention comes from ordinary language-model training only.",
     "kvscope-tiny-sink": "ENGINEERED sink. Same data and recipe as kvscope-tiny, plus a loss that pulled last-layer attention onto the first token for the first half of training, then was removed. For the attention-sink lessons.",
 }
+# The app shows this line when its interface is in Chinese.
+DESCRIPTIONS_ZH = {
+    "kvscope-tiny": "默认模型。在合成的工具调用轨迹上从零训练的微型 Qwen3 架构智能体模型；它的注意力完全来自普通的语言模型训练。",
+    "kvscope-tiny-sink": "人为植入的注意力汇（sink）。数据和训练方法与 kvscope-tiny 相同，另加一个损失项，在前半程训练中把最后一层的注意力拉向第一个 token，随后移除。用于注意力汇的课程。",
+}
 
 METRIC_KEYS = """| key | meaning |
 |---|---|
@@ -53,6 +58,7 @@ def main():
     lines = [
         "---",
         f"description: \"{DESCRIPTIONS.get(args.name, args.name)}\"",
+        f"description_zh: \"{DESCRIPTIONS_ZH.get(args.name, DESCRIPTIONS.get(args.name, args.name))}\"",
         "license: apache-2.0",
         "architectures: [Qwen3ForCausalLM]",
         f"engineered: {'true' if seeded else 'false'}",

@@ -1,4 +1,4 @@
-// Seeded pseudo-random numbers for the corpus (mulberry32): the same seed always yields the same corpus.
+// Seeded pseudo-random numbers (mulberry32): the same seed always yields the same sequence (corpus, tests, benchmarks).
 
 export class Rng {
   private state: number;
@@ -40,4 +40,10 @@ export class Rng {
     for (let i = 0; i < len; i++) s += abc[Math.floor(this.next() * abc.length)];
     return s;
   }
+}
+
+/** A seeded uniform [0, 1) generator as a plain function. */
+export function uniform(seed: number): () => number {
+  const r = new Rng(seed);
+  return () => r.next();
 }

@@ -1,0 +1,257 @@
+// The app's state: interface language, chosen model and scenario, view settings and the user's own
+// scenarios. A zustand vanilla store (no React here) persisted to a StateStorage the page supplies
+// (localStorage in the browser, a Map in tests). It lives in the page, not the worker, so a worker crash
+// or restart never touches it; a reload rehydrates it. Whatever comes back from storage is sanitised
+// field by field: a corrupt or hand-edited entry falls back to defaults instead of breaking the page.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
+import { isLang, type Lang } from '../i18n';
+import { COLORMAP_NAMES, DEFAULT_GAMMA, type ColormapName, type ScaleKind } from '../view/colormap';
+import type { HeadReduction } from '../analysis/attentionView';
+import type { ChatRequest } from '../scenarios/types';
+import { validateRequest } from '../prompt/request';
+import { EMBEDDED_MODELS, DEFAULT_MODEL } from '../model/embedded';
+import { isScenarioRef, DEFAULT_SCENARIO } from '../scenarios/catalog';
+
+export const STORAGE_KEY = 'kvscope:state';
+export const STATE_VERSION = 1;
+/** Custom scenarios kept at most; the oldest beyond this are dropped (localStorage holds ~5 MB). */
+export const MAX_CUSTOM = 50;
+
+export interface ViewSettings {
+  layer: number;
+  head: HeadReduction;
+  scale: ScaleKind;
+  gamma: number;
+  colormap: ColormapName;
+  hideSink: boolean;
+}
+
+/** A user-made scenario: the editor's text as typed, and the last version that passed the validator. */
+export interface CustomScenario {
+  id: string;
+  name: string;
+  text: string;
+  /** The view shows this; an invalid edit of `text` never replaces it. Null until the text first validates. */
+  lastGood: ChatRequest | null;
+  createdAt: number;
+}
+
+export interface PersistedState {
+  lang: Lang;
+  model: string;
+  /** A built-in ref (`vancouver`, `xfinity:with-status`) or `custom:<id>`. */
+  scenario: string;
+  view: ViewSettings;
+  custom: CustomScenario[];
+  selectedToken: number | null;
+}
+
+export interface Actions {
+  setLang(lang: Lang): void;
+  setModel(model: string): void;
+  setScenario(ref: string): void;
+  setView(patch: Partial<ViewSettings>): void;
+  setSelectedToken(i: number | null): void;
+  /** Adds a scenario and selects it; returns its id. */
+  createCustom(name: string, text: string, lastGood: ChatRequest | null): string;
+  /** Keeps the text as typed (so nothing the user wrote is lost), whether or not it is valid. */
+  editCustomText(id: string, text: string): void;
+  /** Records a validated request as the scenario's last good state. */
+  acceptCustom(id: string, request: ChatRequest): void;
+  renameCustom(id: string, name: string): void;
+  deleteCustom(id: string): void;
+}
+
+export type KvscopeState = PersistedState & Actions & { hydrated: boolean; persistError: string | null };
+export type KvscopeStore = StoreApi<KvscopeState> & { persist: { rehydrate(): Promise<void> | void } };
+
+export const DEFAULT_VIEW: ViewSettings = { layer: 0, head: 'mean', scale: 'power', gamma: DEFAULT_GAMMA, colormap: 'viridis', hideSink: false };
+
+export function defaultState(): PersistedState {
+  return { lang: 'en', model: DEFAULT_MODEL, scenario: DEFAULT_SCENARIO, view: { ...DEFAULT_VIEW }, custom: [], selectedToken: null };
+}
+
+const SCALES: readonly ScaleKind[] = ['linear', 'log', 'power'];
+const isInt = (v: unknown, min = 0): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min;
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function sanitizeView(v: unknown): ViewSettings {
+  const d = DEFAULT_VIEW;
+  if (!isObj(v)) return { ...d };
+  const head = v.head === 'mean' || v.head === 'max' || isInt(v.head) ? (v.head as HeadReduction) : d.head;
+  return {
+    layer: isInt(v.layer) ? v.layer : d.layer,
+    head,
+    scale: SCALES.includes(v.scale as ScaleKind) ? (v.scale as ScaleKind) : d.scale,
+    gamma: typeof v.gamma === 'number' && v.gamma > 0 && v.gamma <= 4 ? v.gamma : d.gamma,
+    colormap: COLORMAP_NAMES.includes(v.colormap as ColormapName) ? (v.colormap as ColormapName) : d.colormap,
+    hideSink: typeof v.hideSink === 'boolean' ? v.hideSink : d.hideSink,
+  };
+}
+
+function sanitizeCustom(v: unknown): CustomScenario | null {
+  if (!isObj(v) || typeof v.id !== 'string' || !/^[\w-]{1,64}$/.test(v.id) || typeof v.text !== 'string') return null;
+  // The last good request is re-validated: storage is outside our control.
+  let lastGood: ChatRequest | null = null;
+  if (v.lastGood !== null && v.lastGood !== undefined) {
+    const r = validateRequest(v.lastGood);
+    if (r.ok) lastGood = r.request;
+  }
+  return {
+    id: v.id,
+    name: typeof v.name === 'string' && v.name.trim() ? v.name.slice(0, 200) : v.id,
+    text: v.text,
+    lastGood,
+    createdAt: typeof v.createdAt === 'number' ? v.createdAt : 0,
+  };
+}
+
+/** The persisted part of whatever storage held, made safe: unknown or invalid fields take their defaults. */
+export function sanitizePersisted(raw: unknown): PersistedState {
+  const d = defaultState();
+  if (!isObj(raw)) return d;
+  const custom: CustomScenario[] = [];
+  const seen = new Set<string>();
+  if (Array.isArray(raw.custom)) {
+    for (const c of raw.custom) {
+      const s = sanitizeCustom(c);
+      if (s && !seen.has(s.id)) {
+        seen.add(s.id);
+        custom.push(s);
+      }
+    }
+  }
+  const customIds = new Set(custom.map((c) => c.id));
+  const scenario = typeof raw.scenario === 'string' && isKnownRef(raw.scenario, customIds) ? raw.scenario : d.scenario;
+  return {
+    lang: isLang(raw.lang) ? raw.lang : d.lang,
+    model: typeof raw.model === 'string' && EMBEDDED_MODELS.some((m) => m.id === raw.model) ? raw.model : d.model,
+    scenario,
+    view: sanitizeView(raw.view),
+    custom: custom.slice(-MAX_CUSTOM),
+    selectedToken: isInt(raw.selectedToken) ? raw.selectedToken : null,
+  };
+}
+
+function isKnownRef(ref: string, customIds: ReadonlySet<string>): boolean {
+  if (ref.startsWith('custom:')) return customIds.has(ref.slice('custom:'.length));
+  return isScenarioRef(ref);
+}
+
+export function customRef(id: string): string {
+  return `custom:${id}`;
+}
+
+/** The custom scenario a ref names, or null for a built-in ref. */
+export function customOf(state: Pick<PersistedState, 'custom'>, ref: string): CustomScenario | null {
+  if (!ref.startsWith('custom:')) return null;
+  const id = ref.slice('custom:'.length);
+  return state.custom.find((c) => c.id === id) ?? null;
+}
+
+/** Storage errors (quota, private mode) are recorded in the state instead of thrown into React. */
+function guarded(storage: StateStorage, report: (msg: string | null) => void): StateStorage {
+  return {
+    getItem: (name) => {
+      try {
+        return storage.getItem(name);
+      } catch (e) {
+        report(`could not read saved state: ${(e as Error).message}`);
+        return null;
+      }
+    },
+    setItem: (name, value) => {
+      try {
+        storage.setItem(name, value);
+        report(null);
+      } catch (e) {
+        report(`could not save: ${(e as Error).message}`);
+      }
+    },
+    removeItem: (name) => {
+      try {
+        storage.removeItem(name);
+      } catch {
+        /* nothing to keep */
+      }
+    },
+  };
+}
+
+export interface StoreOptions {
+  storage: StateStorage;
+  /** For ids and timestamps; tests pass fixed ones. */
+  now?: () => number;
+}
+
+/**
+ * Creates the store. Rehydration is explicit (`store.persist.rehydrate()`, called from an effect) so the
+ * first client render equals the prerendered HTML; `hydrated` turns true once storage was read.
+ */
+export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): KvscopeStore {
+  let setError: (msg: string | null) => void = () => {};
+  const safe = guarded(storage, (msg) => setError(msg));
+  let counter = 0;
+  const store = createStore<KvscopeState>()(
+    persist(
+      (set, get) => {
+        setError = (msg) => {
+          if (get().persistError !== msg) set({ persistError: msg });
+        };
+        const updateCustom = (id: string, f: (c: CustomScenario) => CustomScenario) =>
+          set({ custom: get().custom.map((c) => (c.id === id ? f(c) : c)) });
+        return {
+          ...defaultState(),
+          hydrated: false,
+          persistError: null,
+          setLang: (lang) => set({ lang }),
+          setModel: (model) => {
+            if (EMBEDDED_MODELS.some((m) => m.id === model)) set({ model });
+          },
+          setScenario: (ref) => {
+            const ids = new Set(get().custom.map((c) => c.id));
+            if (isKnownRef(ref, ids)) set({ scenario: ref, selectedToken: null });
+          },
+          setView: (patch) => set({ view: sanitizeView({ ...get().view, ...patch }) }),
+          setSelectedToken: (i) => set({ selectedToken: i }),
+          createCustom: (name, text, lastGood) => {
+            const id = `c${now().toString(36)}${(counter++).toString(36)}`;
+            const c: CustomScenario = { id, name: name.trim() || id, text, lastGood, createdAt: now() };
+            set({ custom: [...get().custom, c].slice(-MAX_CUSTOM), scenario: customRef(id), selectedToken: null });
+            return id;
+          },
+          editCustomText: (id, text) => updateCustom(id, (c) => ({ ...c, text })),
+          acceptCustom: (id, request) => updateCustom(id, (c) => ({ ...c, lastGood: request })),
+          renameCustom: (id, name) => updateCustom(id, (c) => ({ ...c, name: name.trim() ? name.slice(0, 200) : c.name })),
+          deleteCustom: (id) => {
+            const custom = get().custom.filter((c) => c.id !== id);
+            const scenario = get().scenario === customRef(id) ? DEFAULT_SCENARIO : get().scenario;
+            set({ custom, scenario });
+          },
+        };
+      },
+      {
+        name: STORAGE_KEY,
+        version: STATE_VERSION,
+        storage: createJSONStorage(() => safe),
+        skipHydration: true,
+        partialize: (s): PersistedState => ({
+          lang: s.lang,
+          model: s.model,
+          scenario: s.scenario,
+          view: s.view,
+          custom: s.custom,
+          selectedToken: s.selectedToken,
+        }),
+        // Older or newer versions: keep what still passes sanitising rather than dropping the user's scenarios.
+        migrate: (persisted) => sanitizePersisted(persisted),
+        merge: (persisted, current) => ({ ...current, ...sanitizePersisted(persisted) }),
+        onRehydrateStorage: () => () => {
+          store.setState({ hydrated: true });
+        },
+      },
+    ),
+  );
+  return store as KvscopeStore;
+}

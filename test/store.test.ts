@@ -1,0 +1,175 @@
+// The persisted app state: survives a "reload" (a new store over the same storage), sanitises whatever
+// storage holds, keeps invalid edits as text without replacing the last good request, reports storage errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createKvscopeStore, customOf, customRef, defaultState, sanitizePersisted, STORAGE_KEY } from '../lib/state/store';
+import { scenarioRequest } from '../lib/scenarios';
+import { EMBEDDED_MODELS, parseModelCard } from '../lib/model/embedded';
+import { CATALOG, isScenarioRef } from '../lib/scenarios/catalog';
+import { readFileSync, existsSync } from 'node:fs';
+
+class MemoryStorage {
+  map = new Map<string, string>();
+  failWrites = false;
+  getItem(k: string) {
+    return this.map.get(k) ?? null;
+  }
+  setItem(k: string, v: string) {
+    if (this.failWrites) throw new Error('QuotaExceededError');
+    this.map.set(k, v);
+  }
+  removeItem(k: string) {
+    this.map.delete(k);
+  }
+}
+
+async function fresh(storage: MemoryStorage) {
+  const s = createKvscopeStore({ storage, now: () => 1_700_000_000_000 });
+  await s.persist.rehydrate();
+  return s;
+}
+
+test('settings and custom scenarios survive a reload', async () => {
+  const storage = new MemoryStorage();
+  const a = await fresh(storage);
+  assert.equal(a.getState().hydrated, true);
+  a.getState().setLang('zh');
+  a.getState().setModel('kvscope-tiny-sink');
+  a.getState().setView({ layer: 2, head: 3, scale: 'log', colormap: 'magma', hideSink: true });
+  const good = scenarioRequest('beijing');
+  const id = a.getState().createCustom('my case', JSON.stringify(good), good);
+  a.getState().editCustomText(id, '{"messages": [');
+  a.getState().setSelectedToken(7);
+
+  const b = await fresh(storage);
+  const s = b.getState();
+  assert.equal(s.lang, 'zh');
+  assert.equal(s.model, 'kvscope-tiny-sink');
+  assert.deepEqual(s.view, { layer: 2, head: 3, scale: 'log', gamma: 0.5, colormap: 'magma', hideSink: true });
+  assert.equal(s.scenario, customRef(id));
+  const c = customOf(s, s.scenario)!;
+  assert.equal(c.name, 'my case');
+  // The invalid text the user typed is kept verbatim; the last good request is untouched.
+  assert.equal(c.text, '{"messages": [');
+  assert.deepEqual(c.lastGood, good);
+  assert.equal(s.selectedToken, 7);
+});
+
+test('before rehydration the store holds defaults (so the first render matches the prerendered page)', () => {
+  const storage = new MemoryStorage();
+  storage.setItem(STORAGE_KEY, JSON.stringify({ state: { lang: 'zh' }, version: 1 }));
+  const s = createKvscopeStore({ storage });
+  assert.equal(s.getState().hydrated, false);
+  assert.equal(s.getState().lang, 'en');
+});
+
+test('corrupt or hostile storage falls back to defaults field by field', async () => {
+  const storage = new MemoryStorage();
+  storage.setItem(STORAGE_KEY, '{not json');
+  const a = await fresh(storage);
+  assert.equal(a.getState().hydrated, true);
+  assert.equal(a.getState().lang, 'en');
+
+  storage.setItem(
+    STORAGE_KEY,
+    JSON.stringify({
+      state: {
+        lang: 'fr',
+        model: 'gpt-5',
+        scenario: 'custom:nope',
+        view: { layer: -1, head: 'sum', scale: 'cubic', gamma: 99, colormap: 'jet', hideSink: 'yes' },
+        custom: [
+          { id: 'ok1', name: 'kept', text: 'x', lastGood: { messages: [{ role: 'wizard', content: 'hi' }] }, createdAt: 1 },
+          { id: '../../etc', text: 'x' },
+          { id: 'ok1', name: 'duplicate', text: 'y' },
+          'garbage',
+        ],
+        selectedToken: 1.5,
+      },
+      version: 1,
+    }),
+  );
+  const b = await fresh(storage);
+  const s = b.getState();
+  const d = defaultState();
+  assert.equal(s.lang, d.lang);
+  assert.equal(s.model, d.model);
+  assert.equal(s.scenario, d.scenario);
+  assert.deepEqual(s.view, d.view);
+  assert.equal(s.custom.length, 1);
+  assert.equal(s.custom[0]!.name, 'kept');
+  // A stored "last good" request that no longer validates (unknown role) is dropped, not trusted.
+  assert.equal(s.custom[0]!.lastGood, null);
+  assert.equal(s.selectedToken, null);
+});
+
+test('an unknown stored version is migrated through the same sanitiser', async () => {
+  const storage = new MemoryStorage();
+  storage.setItem(STORAGE_KEY, JSON.stringify({ state: { lang: 'zh', scenario: 'xfinity:with-status' }, version: 0 }));
+  const s = (await fresh(storage)).getState();
+  assert.equal(s.lang, 'zh');
+  assert.equal(s.scenario, 'xfinity:with-status');
+});
+
+test('a failing storage is reported in the state, and the app keeps working', async () => {
+  const storage = new MemoryStorage();
+  const a = await fresh(storage);
+  storage.failWrites = true;
+  a.getState().setLang('zh');
+  assert.equal(a.getState().lang, 'zh');
+  assert.match(a.getState().persistError ?? '', /could not save: QuotaExceededError/);
+  storage.failWrites = false;
+  a.getState().setLang('en');
+  assert.equal(a.getState().persistError, null);
+});
+
+test('actions refuse unknown models and scenario refs; deleting the open custom scenario returns to the default', async () => {
+  const a = await fresh(new MemoryStorage());
+  a.getState().setModel('nope');
+  assert.equal(a.getState().model, 'kvscope-tiny');
+  a.getState().setScenario('custom:missing');
+  assert.equal(a.getState().scenario, 'vancouver');
+  a.getState().setScenario('xfinity:with-status');
+  assert.equal(a.getState().scenario, 'xfinity:with-status');
+  const id = a.getState().createCustom('  ', '{}', null);
+  assert.equal(a.getState().custom[0]!.name, id);
+  a.getState().deleteCustom(id);
+  assert.equal(a.getState().scenario, 'vancouver');
+  assert.equal(a.getState().custom.length, 0);
+});
+
+test('sanitizePersisted keeps valid data unchanged', () => {
+  const d = { ...defaultState(), lang: 'zh' as const, scenario: 'file-tools' };
+  assert.deepEqual(sanitizePersisted(d), d);
+});
+
+test('catalog: every built-in scenario and variant is a ref the CLI parser and registry accept', () => {
+  assert.ok(CATALOG.length >= 5);
+  for (const e of CATALOG) {
+    assert.ok(isScenarioRef(e.ref));
+    assert.ok(scenarioRequest(e.id, e.variant).messages.length > 0);
+    assert.ok(e.title.en && e.title.zh);
+  }
+  assert.ok(!isScenarioRef('xfinity:nope'));
+});
+
+test('embedded models: each folder exists with its files and a card whose description parses', () => {
+  const seen: string[] = [];
+  for (const m of EMBEDDED_MODELS) {
+    const dir = 'public' + m.path;
+    for (const f of ['config.json', 'model.safetensors', 'tokenizer.json', 'tokenizer_config.json', 'README.md']) assert.ok(existsSync(dir + f), dir + f);
+    const card = parseModelCard(readFileSync(dir + 'README.md', 'utf8'));
+    assert.ok(card.description.length > 20 && !card.description.includes('\n'));
+    assert.match(card.descriptionZh, /[\u4e00-\u9fff]/);
+    seen.push(`${m.id}:${card.engineered}`);
+  }
+  assert.deepEqual(seen, ['kvscope-tiny:false', 'kvscope-tiny-sink:true']);
+});
+
+test('parseModelCard: quoted and bare values, missing front matter and description are errors', () => {
+  assert.deepEqual(parseModelCard('---\ndescription: "a \\"b\\""\nengineered: true\n---\n# x'), { description: 'a "b"', descriptionZh: 'a "b"', engineered: true });
+  assert.deepEqual(parseModelCard('---\ndescription: plain words\n---\n'), { description: 'plain words', descriptionZh: 'plain words', engineered: false });
+  assert.equal(parseModelCard('---\ndescription: "x"\ndescription_zh: "模型"\n---\n').descriptionZh, '模型');
+  assert.throws(() => parseModelCard('# no front matter'), /no front matter/);
+  assert.throws(() => parseModelCard('---\nlicense: x\n---\n'), /no description/);
+});
