@@ -19,6 +19,7 @@ import { runOf, type Run } from '../lib/agent/run';
 import { createKvscopeStore, customOf, type KvscopeStore } from '../lib/state/store';
 import { EMBEDDED_MODELS, type ModelCard } from '../lib/model/embedded';
 import { fetchModel } from '../lib/model/fetchModel';
+import { readVocab, type Vocab } from '../lib/prompt/vocab';
 import { LangProvider, useT } from './i18n';
 import { Heatmap } from './Heatmap';
 import { Legend } from './Legend';
@@ -29,8 +30,10 @@ import { ModelPicker } from './ModelPicker';
 import { ScenarioPicker } from './ScenarioPicker';
 import { RequestEditor } from './RequestEditor';
 import { AttentionControls } from './AttentionControls';
+import { KvLab } from './KvLab';
+import type { Tab } from '../lib/state/store';
 
-interface Analysed {
+export interface Analysed {
   run: Run;
   callPrompts: Prompt[];
   prompt: Prompt;
@@ -77,6 +80,7 @@ function LabBody({ store }: { store: KvscopeStore }) {
   const client = useRef<EngineClient | null>(null);
   const [phase, setPhase] = useState<Phase>({ kind: 'loading', stage: 'downloading', fraction: 0 });
   const [loadedModel, setLoadedModel] = useState<string | null>(null);
+  const [vocab, setVocab] = useState<Vocab | null>(null);
   const [cards, setCards] = useState<Record<string, ModelCard | null>>({});
   const [data, setData] = useState<Analysed | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -127,6 +131,7 @@ function LabBody({ store }: { store: KvscopeStore }) {
       const params: LoadParams = { config: files.config, shards: files.shards, tokenizer: files.tokenizer, tokenizerConfig: files.tokenizerConfig, provider: 'wasm', numThreads: threads } as LoadParams;
       const info = await c.load(params, { onProgress: (stage, fraction) => !stale && setPhase({ kind: 'loading', stage, fraction: 0.5 + 0.5 * fraction }) });
       if (stale) return;
+      setVocab(readVocab(files.tokenizer));
       setLoadedModel(model.id);
       setPhase({ kind: 'ready', info });
     })().catch((e: Error) => !stale && setPhase({ kind: 'failed', message: e.message }));
@@ -274,42 +279,50 @@ function LabBody({ store }: { store: KvscopeStore }) {
         )}
       </div>
 
-      {data && <MessageInspector run={data.run} prompts={data.callPrompts} />}
-      {data && (
-        <section aria-label={t('section.tokens')}>
-          <h2 style={{ fontSize: 16, margin: '4px 0' }}>{t('section.tokens')}</h2>
-          <TokenView tokens={data.prompt.tokens} spans={data.prompt.spans} selected={selected} onSelect={s.setSelectedToken} height={220} />
-          <div id="selection" style={{ fontSize: 13, color: '#333', marginTop: 4, fontFamily: 'ui-monospace, monospace' }}>
-            {selected === null || !matrix
-              ? t('selection.hint')
-              : `${t('selection.row', { index: selected, label: data.labels[selected] ?? '' })} ${topReceivers(
-                  Float64Array.from(matrix.subarray(selected * data.tokens, selected * data.tokens + selected + 1)),
-                  5,
-                )
-                  .map((k) => `${k.key} ${data.labels[k.key]} ${k.weight.toFixed(3)}`)
-                  .join(' · ')}`}
-          </div>
-        </section>
-      )}
-      {data && matrix && (
-        <section aria-label={t('section.attention')} style={{ display: 'grid', gap: 8 }}>
-          <h2 style={{ fontSize: 16, margin: '4px 0' }}>{t('section.attention')}</h2>
-          <AttentionControls view={view} layers={layers} heads={heads} onChange={s.setView} />
-          {/* Heatmap on the left, the sink panel beside it on wide screens (below it on narrow ones). */}
-          <div style={{ display: 'flex', gap: 28, flexWrap: 'wrap', alignItems: 'flex-start' }}>
-            <div style={{ display: 'grid', gap: 8, flex: '0 0 auto' }}>
-              <Heatmap matrix={matrix} size={data.tokens} labels={data.labels} scale={scale} map={view.colormap} spans={data.prompt.spans} />
-              <Legend scale={scale} map={view.colormap} />
-              <div style={{ color: '#555', fontSize: 12, maxWidth: 700 }}>
-                {t('legend.range', { max: scale.max.toPrecision(3), minQuery: DEFAULT_MIN_QUERY })}
-                {view.hideSink && <div>{t('legend.hiddenSink')}</div>}
+      <Tabs value={s.tab} onChange={s.setTab} />
+      {s.tab === 'attention' && (
+        <>
+          {data && <MessageInspector run={data.run} prompts={data.callPrompts} />}
+          {data && (
+            <section aria-label={t('section.tokens')}>
+              <h2 style={{ fontSize: 16, margin: '4px 0' }}>{t('section.tokens')}</h2>
+              <TokenView tokens={data.prompt.tokens} spans={data.prompt.spans} selected={selected} onSelect={s.setSelectedToken} height={220} />
+              <div id="selection" style={{ fontSize: 13, color: '#333', marginTop: 4, fontFamily: 'ui-monospace, monospace' }}>
+                {selected === null || !matrix
+                  ? t('selection.hint')
+                  : `${t('selection.row', { index: selected, label: data.labels[selected] ?? '' })} ${topReceivers(
+                      Float64Array.from(matrix.subarray(selected * data.tokens, selected * data.tokens + selected + 1)),
+                      5,
+                    )
+                      .map((k) => `${k.key} ${data.labels[k.key]} ${k.weight.toFixed(3)}`)
+                      .join(' · ')}`}
               </div>
-            </div>
-            <div style={{ flex: '1 1 420px', minWidth: 360 }}>
-              <SinkPanel attention={data.attention} labels={data.labels} />
-            </div>
-          </div>
-        </section>
+            </section>
+          )}
+          {data && matrix && (
+            <section aria-label={t('section.attention')} style={{ display: 'grid', gap: 8 }}>
+              <h2 style={{ fontSize: 16, margin: '4px 0' }}>{t('section.attention')}</h2>
+              <AttentionControls view={view} layers={layers} heads={heads} onChange={s.setView} />
+              {/* Heatmap on the left, the sink panel beside it on wide screens (below it on narrow ones). */}
+              <div style={{ display: 'flex', gap: 28, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+                <div style={{ display: 'grid', gap: 8, flex: '0 0 auto' }}>
+                  <Heatmap matrix={matrix} size={data.tokens} labels={data.labels} scale={scale} map={view.colormap} spans={data.prompt.spans} />
+                  <Legend scale={scale} map={view.colormap} />
+                  <div style={{ color: '#555', fontSize: 12, maxWidth: 700 }}>
+                    {t('legend.range', { max: scale.max.toPrecision(3), minQuery: DEFAULT_MIN_QUERY })}
+                    {view.hideSink && <div>{t('legend.hiddenSink')}</div>}
+                  </div>
+                </div>
+                <div style={{ flex: '1 1 420px', minWidth: 360 }}>
+                  <SinkPanel attention={data.attention} labels={data.labels} />
+                </div>
+              </div>
+            </section>
+          )}
+        </>
+      )}
+      {s.tab === 'kv' && client.current && phase.kind === 'ready' && (
+        <KvLab client={client.current} request={request} analysed={data} vocab={vocab} layers={data?.attention.length ?? 0} />
       )}
     </main>
   );
@@ -325,6 +338,36 @@ function Alert({ children }: { children: React.ReactNode }) {
   return (
     <div role="alert" style={{ color: '#a00', background: '#fde2e1', padding: '6px 10px', borderRadius: 4, whiteSpace: 'pre-wrap' }}>
       {children}
+    </div>
+  );
+}
+
+function Tabs({ value, onChange }: { value: Tab; onChange: (t: Tab) => void }) {
+  const t = useT();
+  const tab = (id: Tab, label: string) => (
+    <button
+      key={id}
+      role="tab"
+      aria-selected={value === id}
+      data-tab={id}
+      onClick={() => onChange(id)}
+      style={{
+        padding: '6px 16px',
+        border: 'none',
+        borderBottom: value === id ? '3px solid #333' : '3px solid transparent',
+        background: 'none',
+        fontWeight: value === id ? 600 : 400,
+        fontSize: 15,
+        cursor: 'pointer',
+      }}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div role="tablist" style={{ display: 'flex', gap: 4, borderBottom: '1px solid #ccc' }}>
+      {tab('attention', t('tab.attention'))}
+      {tab('kv', t('tab.kv'))}
     </div>
   );
 }

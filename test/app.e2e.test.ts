@@ -321,3 +321,40 @@ test('without cross-origin isolation (a plain static host) the app still runs, o
     await plain.close();
   }
 });
+
+// ---- the KV-cache lab --------------------------------------------------------------------------------
+
+test('KV lab: consecutive calls share their prefix; a one-token edit changes layer 0 only at that position', async () => {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openApp(page);
+  await page.click('button[data-tab="kv"]');
+  // Vancouver: call 2 continues call 1 (268 tokens), so all 268 positions are reused.
+  await page.waitForSelector('[data-role="kv-result"][data-prefix="268"]', { timeout: 60_000 });
+  assert.match((await page.textContent('[data-role="kv-facts"]')) ?? '', /B continues A \(268 → 411 tokens\)/);
+  // In-place edit of position 40: layer 0 changes there only; every later layer changes at all 438 positions from 40 on.
+  await page.selectOption('[data-control="kv-source"]', 'edit');
+  await page.waitForSelector('[data-role="kv-result"][data-prefix="40"]', { timeout: 60_000 });
+  const facts = (await page.textContent('[data-role="kv-facts"]')) ?? '';
+  assert.match(facts, /Layer 0: only position\(s\) 40 changed \(1\)/);
+  for (const l of [1, 2, 3]) assert.match(facts, new RegExp(`Layer ${l}: 438 of 438 positions`));
+  assert.match(facts, /Positions 0…40 − 1 are bit-identical/);
+  // A token that is not one vocabulary entry is refused at the field, and the last result stays.
+  await page.fill('[data-control="kv-token"]', 'antidisestablishmentarianism');
+  await page.waitForSelector('[role="alert"]:has-text("not a single token")');
+  assert.equal(await page.getAttribute('[data-role="kv-result"]', 'data-prefix'), '40');
+  // The ΔK map is painted: the reused prefix (identical) and changed cells have different colours.
+  const colours = await page.evaluate(() => {
+    const c = document.querySelector('canvas[data-role="kv-diff-map"]') as HTMLCanvasElement;
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    // Row 2 = layer 2 (one canvas row per layer); no helper functions here (tsx would wrap them in __name).
+    const p = (2 * c.width + 5) * 4;
+    const q = (2 * c.width + c.width - 5) * 4;
+    return { prefix: [d[p], d[p + 1], d[p + 2]].join(','), after: [d[q], d[q + 1], d[q + 2]].join(',') };
+  });
+  assert.equal(colours.prefix, '166,219,160');
+  assert.notEqual(colours.after, colours.prefix);
+  assert.deepEqual(errors, []);
+  await page.close();
+});

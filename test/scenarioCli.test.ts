@@ -29,7 +29,7 @@ test('analyze --scenario prints the scenario name in text output', async () => {
 });
 
 const BAD: [string, string[], RegExp][] = [
-  ['unknown scenario', ['--scenario', 'nope'], /^kvscope analyze: unknown scenario "nope" \(known: vancouver, beijing, xfinity \(variants: without-status, with-status\), file-tools\)$/],
+  ['unknown scenario', ['--scenario', 'nope'], /^kvscope analyze: unknown scenario "nope" \(known: vancouver, beijing, xfinity \(variants: without-status, with-status\), file-tools, thinking\)$/],
   ['unknown variant', ['--scenario', 'xfinity:maybe'], /^kvscope analyze: unknown variant "maybe" of scenario "xfinity" \(known: without-status, with-status\)$/],
   ['both sources', ['--scenario', 'vancouver', '--messages', 'examples/requests/vancouver.json'], /^kvscope analyze: give either --messages or --scenario, not both$/],
   ['no source', [], /^kvscope analyze: missing --messages <file> or --scenario <id>/],

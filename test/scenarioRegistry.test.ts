@@ -18,8 +18,8 @@ before(() => {
 const everyRequest = () =>
   SCENARIOS.flatMap((s) => [[s.id, s.request] as const, ...(s.variants ?? []).map((v) => [`${s.id}:${v.id}`, v.request] as const)]);
 
-test('the registry holds the four built-in scenarios with bilingual titles', () => {
-  assert.deepEqual(SCENARIO_IDS, ['vancouver', 'beijing', 'xfinity', 'file-tools']);
+test('the registry holds the built-in scenarios with bilingual titles', () => {
+  assert.deepEqual(SCENARIO_IDS, ['vancouver', 'beijing', 'xfinity', 'file-tools', 'thinking']);
   for (const s of SCENARIOS) {
     for (const t of [s.title, s.description, ...(s.variants ?? []).map((v) => v.title), ...(s.regions ?? []).map((r) => r.label)]) {
       assert.ok(t.en.length > 0 && t.zh.length > 0, s.id);
@@ -83,7 +83,7 @@ test('Xfinity regions name the phone history, the distractors, the latest query 
 });
 
 test('unknown scenario or variant ids throw, naming what is known', () => {
-  assert.throws(() => scenarioRequest('nope'), /unknown scenario "nope" \(known: vancouver, beijing, xfinity \(variants: without-status, with-status\), file-tools\)/);
+  assert.throws(() => scenarioRequest('nope'), /unknown scenario "nope" \(known: vancouver, beijing, xfinity \(variants: without-status, with-status\), file-tools, thinking\)/);
   assert.throws(() => scenarioRequest('xfinity', 'maybe'), /unknown variant "maybe" of scenario "xfinity" \(known: without-status, with-status\)/);
   assert.throws(() => scenarioRequest('vancouver', 'x'), /it has no variants/);
   assert.deepEqual(parseScenarioRef('xfinity:with-status'), { id: 'xfinity', variant: 'with-status' });

@@ -40,6 +40,7 @@ test('settings and custom scenarios survive a reload', async () => {
   const id = a.getState().createCustom('my case', JSON.stringify(good), good);
   a.getState().editCustomText(id, '{"messages": [');
   a.getState().setSelectedToken(7);
+  a.getState().setTab('kv');
 
   const b = await fresh(storage);
   const s = b.getState();
@@ -53,6 +54,7 @@ test('settings and custom scenarios survive a reload', async () => {
   assert.equal(c.text, '{"messages": [');
   assert.deepEqual(c.lastGood, good);
   assert.equal(s.selectedToken, 7);
+  assert.equal(s.tab, 'kv');
 });
 
 test('before rehydration the store holds defaults (so the first render matches the prerendered page)', () => {
@@ -85,6 +87,7 @@ test('corrupt or hostile storage falls back to defaults field by field', async (
           'garbage',
         ],
         selectedToken: 1.5,
+        tab: 'settings',
       },
       version: 1,
     }),
@@ -101,6 +104,7 @@ test('corrupt or hostile storage falls back to defaults field by field', async (
   // A stored "last good" request that no longer validates (unknown role) is dropped, not trusted.
   assert.equal(s.custom[0]!.lastGood, null);
   assert.equal(s.selectedToken, null);
+  assert.equal(s.tab, 'attention');
 });
 
 test('an unknown stored version is migrated through the same sanitiser', async () => {

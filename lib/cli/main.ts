@@ -11,6 +11,12 @@ usage:
   kvscope check   --model <dir> [--golden training/golden] [--tokens 48] [--json]
   kvscope analyze --model <dir> (--messages <openai-request.json> | --scenario <id>[:<variant>])
                   [--min-query 16] [--top 10] [--json]
+  kvscope patterns [--model <dir>] [--block 256] [--alpha 0.1] [--seed 1] [--calls 7] [--json]
+                  the kv-cache experiment's six context modes: tokens sent, cached and recomputed per call
+                  (--block 1|16|64|256; only the model's tokenizer is read; default public/models/kvscope-tiny)
+  kvscope kv-diff --model <dir> (--a <req.json> | --a-scenario <id>[:<variant>])
+                  (--b <req.json> | --b-scenario <id>[:<variant>] | --edit <position>:<tokenId>)
+                  [--mode shared|separate] [--tol 1e-6] [--json]
 
 scenarios: ${SCENARIOS.map((s) => (s.variants ? `${s.id} (variants: ${s.variants.map((v) => v.id).join(', ')})` : s.id)).join(', ')}
 
@@ -22,6 +28,8 @@ type Command = (args: ReturnType<typeof parseArgs>) => Promise<{ text: string; j
 const COMMANDS: Record<string, () => Promise<Command>> = {
   check: async () => (await import('./check')).check,
   analyze: async () => (await import('./analyze')).analyze,
+  patterns: async () => (await import('./patterns')).patterns,
+  'kv-diff': async () => (await import('./kvDiff')).kvDiff,
 };
 
 /** Known user-facing error classes: their message is the whole story. */

@@ -5,6 +5,7 @@ import { commonStrings } from './common';
 import { editorStrings } from './editor';
 import { heatmapStrings } from './heatmap';
 import { panelsStrings } from './panels';
+import { kvStrings } from './kv';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -14,6 +15,7 @@ export const STRINGS = {
   ...editorStrings,
   ...heatmapStrings,
   ...panelsStrings,
+  ...kvStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;

@@ -5,6 +5,7 @@ import { pyJson } from './json';
 import type { ChatMessage, ChatRequest } from './types';
 import { BEIJING_PROMPT, VANCOUVER } from './vancouver';
 import { XFINITY_WITH_STATUS, XFINITY_WITHOUT_STATUS } from './xfinity';
+import { THINKING_SCENARIO } from './thinking';
 
 export interface Text {
   en: string;
@@ -161,6 +162,7 @@ export const SCENARIOS: readonly Scenario[] = [
     },
     request: FILE_TOOLS_RUN,
   },
+  THINKING_SCENARIO,
 ];
 
 export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);

@@ -45,7 +45,12 @@ export interface PersistedState {
   view: ViewSettings;
   custom: CustomScenario[];
   selectedToken: number | null;
+  /** Which lab the page shows. */
+  tab: Tab;
 }
+
+export type Tab = 'attention' | 'kv';
+export const TABS: readonly Tab[] = ['attention', 'kv'];
 
 export interface Actions {
   setLang(lang: Lang): void;
@@ -53,6 +58,7 @@ export interface Actions {
   setScenario(ref: string): void;
   setView(patch: Partial<ViewSettings>): void;
   setSelectedToken(i: number | null): void;
+  setTab(tab: Tab): void;
   /** Adds a scenario and selects it; returns its id. */
   createCustom(name: string, text: string, lastGood: ChatRequest | null): string;
   /** Keeps the text as typed (so nothing the user wrote is lost), whether or not it is valid. */
@@ -69,7 +75,7 @@ export type KvscopeStore = StoreApi<KvscopeState> & { persist: { rehydrate(): Pr
 export const DEFAULT_VIEW: ViewSettings = { layer: 0, head: 'mean', scale: 'power', gamma: DEFAULT_GAMMA, colormap: 'viridis', hideSink: false };
 
 export function defaultState(): PersistedState {
-  return { lang: 'en', model: DEFAULT_MODEL, scenario: DEFAULT_SCENARIO, view: { ...DEFAULT_VIEW }, custom: [], selectedToken: null };
+  return { lang: 'en', model: DEFAULT_MODEL, scenario: DEFAULT_SCENARIO, view: { ...DEFAULT_VIEW }, custom: [], selectedToken: null, tab: 'attention' };
 }
 
 const SCALES: readonly ScaleKind[] = ['linear', 'log', 'power'];
@@ -131,6 +137,7 @@ export function sanitizePersisted(raw: unknown): PersistedState {
     view: sanitizeView(raw.view),
     custom: custom.slice(-MAX_CUSTOM),
     selectedToken: isInt(raw.selectedToken) ? raw.selectedToken : null,
+    tab: TABS.includes(raw.tab as Tab) ? (raw.tab as Tab) : d.tab,
   };
 }
 
@@ -215,6 +222,9 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           },
           setView: (patch) => set({ view: sanitizeView({ ...get().view, ...patch }) }),
           setSelectedToken: (i) => set({ selectedToken: i }),
+          setTab: (tab) => {
+            if (TABS.includes(tab)) set({ tab });
+          },
           createCustom: (name, text, lastGood) => {
             const id = `c${now().toString(36)}${(counter++).toString(36)}`;
             const c: CustomScenario = { id, name: name.trim() || id, text, lastGood, createdAt: now() };
@@ -243,6 +253,7 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           view: s.view,
           custom: s.custom,
           selectedToken: s.selectedToken,
+          tab: s.tab,
         }),
         // Older or newer versions: keep what still passes sanitising rather than dropping the user's scenarios.
         migrate: (persisted) => sanitizePersisted(persisted),
