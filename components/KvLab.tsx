@@ -14,6 +14,7 @@ import { displayToken, visibleWhitespace } from '../lib/prompt/label';
 import { singleToken, type Vocab } from '../lib/prompt/vocab';
 import type { ChatRequest } from '../lib/scenarios/types';
 import { CATALOG } from '../lib/scenarios/catalog';
+import { customOf, customRef, type CustomScenario } from '../lib/state/store';
 import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
 import type { Analysed } from './Lab';
 import { KvDiffLegend, KvDiffMap } from './KvDiffMap';
@@ -42,10 +43,11 @@ interface Compared {
 
 export interface KvLabProps {
   client: EngineClient;
-  request: ChatRequest | null;
   analysed: Analysed | null;
   vocab: Vocab | null;
   layers: number;
+  /** The user's own scenarios (those with a valid version can be A). */
+  custom: CustomScenario[];
 }
 
 /** The page's EngineClient as compareCaches' engine: every call crosses to the worker. */
@@ -66,7 +68,7 @@ function clientEngine(client: EngineClient, numLayers: number): KvEngine {
   };
 }
 
-export function KvLab({ client, request, analysed, vocab, layers }: KvLabProps) {
+export function KvLab({ client, analysed, vocab, layers, custom }: KvLabProps) {
   const t = useT();
   const lang = useLang();
   const calls = analysed?.callPrompts ?? [];
@@ -83,6 +85,15 @@ export function KvLab({ client, request, analysed, vocab, layers }: KvLabProps) 
   }, [calls.length]);
 
   const basePrompt: Prompt | null = analysed?.prompt ?? null;
+  // Scenario A when comparing two scenarios; only a change of that request (not of other custom scenarios) re-runs.
+  const otherRef = source.kind === 'scenario' ? source.ref : null;
+  const otherCustom = otherRef ? customOf({ custom }, otherRef) : null;
+  const otherRequest: ChatRequest | null = useMemo(() => {
+    if (!otherRef) return null;
+    if (otherRef.startsWith('custom:')) return otherCustom?.lastGood ?? null;
+    const { id, variant } = parseScenarioRef(otherRef);
+    return scenarioRequest(id, variant);
+  }, [otherRef, otherCustom?.lastGood]); // eslint-disable-line react-hooks/exhaustive-deps
   const editError = useMemo(() => {
     if (source.kind !== 'edit' || source.edit === 'delete') return null;
     if (!vocab) return t('kv.noVocab');
@@ -126,8 +137,9 @@ export function KvLab({ client, request, analysed, vocab, layers }: KvLabProps) 
           }
         }
       } else {
-        const { id, variant } = parseScenarioRef(source.ref);
-        const r = (await client.prompt(scenarioRequest(id, variant), { addGenerationPrompt: true })) as PromptResult;
+        const other = otherRequest;
+        if (!other) throw new Error(t('scenario.noValidYet'));
+        const r = (await client.prompt(other, { addGenerationPrompt: true })) as PromptResult;
         if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
         aIds = r.prompt.ids;
         aLabels = r.prompt.tokens.map(displayToken);
@@ -152,7 +164,7 @@ export function KvLab({ client, request, analysed, vocab, layers }: KvLabProps) 
     return () => {
       stale = true;
     };
-  }, [analysed, source, mode, layers, client, vocab]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [analysed, source, mode, layers, client, vocab, otherRequest]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const shown = result && alignment === 'token' && result.shifted ? result.shifted : result?.delta ?? null;
   const facts = useMemo(() => (result && shown ? invalidationFacts(shown, result.aIds.length, result.bIds.length, result.prefix) : null), [result, shown]);
@@ -233,11 +245,24 @@ export function KvLab({ client, request, analysed, vocab, layers }: KvLabProps) 
             <label>
               {t('kv.otherScenario')}{' '}
               <select data-control="kv-other" value={source.ref} onChange={(e) => setSource({ kind: 'scenario', ref: e.target.value })}>
-                {CATALOG.map((e) => (
-                  <option key={e.ref} value={e.ref}>
-                    {e.title[lang]}
-                  </option>
-                ))}
+                <optgroup label={t('scenario.builtin')}>
+                  {CATALOG.map((e) => (
+                    <option key={e.ref} value={e.ref}>
+                      {e.title[lang]}
+                    </option>
+                  ))}
+                </optgroup>
+                {custom.some((c) => c.lastGood) && (
+                  <optgroup label={t('scenario.custom')}>
+                    {custom
+                      .filter((c) => c.lastGood)
+                      .map((c) => (
+                        <option key={c.id} value={customRef(c.id)}>
+                          {c.name}
+                        </option>
+                      ))}
+                  </optgroup>
+                )}
               </select>
             </label>
           )}

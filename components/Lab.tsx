@@ -322,7 +322,7 @@ function LabBody({ store }: { store: KvscopeStore }) {
         </>
       )}
       {s.tab === 'kv' && client.current && phase.kind === 'ready' && (
-        <KvLab client={client.current} request={request} analysed={data} vocab={vocab} layers={data?.attention.length ?? 0} />
+        <KvLab client={client.current} analysed={data} vocab={vocab} layers={data?.attention.length ?? 0} custom={s.custom} />
       )}
     </main>
   );
