@@ -389,7 +389,14 @@ export function KvLab({ client, analysed, vocab, layers, custom }: KvLabProps) {
           </div>
         )}
       </section>
-      <CacheEconomics analysed={analysed} />
+      <CacheEconomics
+        analysed={analysed}
+        renderPrompt={async (req) => {
+          const r = (await client.prompt(req, { addGenerationPrompt: true })) as PromptResult;
+          if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+          return r.prompt;
+        }}
+      />
     </div>
   );
 }

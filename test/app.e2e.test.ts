@@ -273,6 +273,16 @@ function englishFragments(): string[] {
   return [...out];
 }
 
+/** Visible text plus accessible names and titles, without the data itself (tokens, message contents). */
+async function visibleLabels(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const clone = document.body.cloneNode(true) as HTMLElement;
+    clone.querySelectorAll('[data-token-index], [data-role="message-text"], option').forEach((n) => n.remove());
+    const attrs = [...clone.querySelectorAll('[aria-label], [title], [placeholder]')].map((n) => [n.getAttribute('aria-label'), n.getAttribute('title'), n.getAttribute('placeholder')].join(' '));
+    return clone.innerText + '\n' + attrs.join('\n');
+  });
+}
+
 test('switching to 简体中文 leaves no English label on the page', async () => {
   const page = await browser.context.newPage();
   await openApp(page);
@@ -282,15 +292,17 @@ test('switching to 简体中文 leaves no English label on the page', async () =
   await canvas.scrollIntoViewIfNeeded();
   const box = (await canvas.boundingBox())!;
   await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.7);
-  // Visible text plus accessible names and titles, without the data itself (tokens, message contents).
-  const text = await page.evaluate(() => {
-    const clone = document.body.cloneNode(true) as HTMLElement;
-    clone.querySelectorAll('[data-token-index], [data-role="message-text"], option').forEach((n) => n.remove());
-    const attrs = [...clone.querySelectorAll('[aria-label], [title], [placeholder]')].map((n) => [n.getAttribute('aria-label'), n.getAttribute('title'), n.getAttribute('placeholder')].join(' '));
-    return clone.innerText + '\n' + attrs.join('\n');
-  });
+  const text = await visibleLabels(page);
   const left = englishFragments().filter((f) => text.includes(f));
   assert.deepEqual(left, [], 'English labels still visible in the Chinese interface');
+  // The KV-cache tab too, once its panels have rendered.
+  await page.click('button[data-tab="kv"]');
+  await page.waitForSelector('[data-role="kv-result"]', { timeout: 60_000 });
+  await page.waitForSelector('[data-role="think-summary"]', { timeout: 60_000 });
+  const kvText = await visibleLabels(page);
+  const kvLeft = englishFragments().filter((f) => kvText.includes(f));
+  assert.deepEqual(kvLeft, [], 'English labels still visible in the Chinese KV tab');
+  await page.click('button[data-tab="attention"]');
   assert.match(text, /注意力/);
   // Single-word labels too: the role chips and the layer control's label.
   for (const chip of await page.locator('[data-message-role]').allTextContents()) assert.match(chip, /[\u4e00-\u9fff]/, `role chip "${chip}"`);
@@ -355,6 +367,12 @@ test('KV lab: consecutive calls share their prefix; a one-token edit changes lay
   });
   assert.equal(colours.prefix, '166,219,160');
   assert.notEqual(colours.after, colours.prefix);
+  // The economics panels below are rendered by the worker's tokenizer: the correct mode's first call sends
+  // the same 460 tokens that `kvscope patterns` counts, and the think drop breaks call 3.
+  await page.waitForSelector('[data-role="pattern-calls-table"]', { timeout: 60_000 });
+  assert.match((await page.textContent('[data-role="pattern-calls-table"]')) ?? '', /\b460\b/);
+  await page.waitForSelector('[data-role="think-summary"]', { timeout: 60_000 });
+  assert.match((await page.textContent('[data-role="think-summary"]')) ?? '', /188/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -6,6 +6,7 @@ import { editorStrings } from './editor';
 import { heatmapStrings } from './heatmap';
 import { panelsStrings } from './panels';
 import { kvStrings } from './kv';
+import { economicsStrings } from './economics';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -16,6 +17,7 @@ export const STRINGS = {
   ...heatmapStrings,
   ...panelsStrings,
   ...kvStrings,
+  ...economicsStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;
