@@ -14,6 +14,7 @@ import { displayToken, visibleWhitespace } from '../lib/prompt/label';
 import { singleToken, type Vocab } from '../lib/prompt/vocab';
 import type { ChatRequest } from '../lib/scenarios/types';
 import { CATALOG } from '../lib/scenarios/catalog';
+import { PATTERN_CALLS, PATTERN_MODES, patternRun, type PatternMode } from '../lib/agent/patterns';
 import { customOf, customRef, type CustomScenario } from '../lib/state/store';
 import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
 import type { Analysed } from './Lab';
@@ -25,7 +26,11 @@ import { CacheEconomics } from './CacheEconomics';
 /** Differences at or below this count as floating-point noise (stated in the view). */
 const TOL = 1e-6;
 
-type Source = { kind: 'calls'; call: number } | { kind: 'edit'; edit: EditKind; position: number; text: string } | { kind: 'scenario'; ref: string };
+type Source =
+  | { kind: 'calls'; call: number }
+  | { kind: 'pattern'; mode: PatternMode; call: number }
+  | { kind: 'edit'; edit: EditKind; position: number; text: string }
+  | { kind: 'scenario'; ref: string };
 
 interface Compared {
   aIds: number[];
@@ -136,6 +141,21 @@ export function KvLab({ client, analysed, vocab, layers, custom }: KvLabProps) {
             bLabels = [...aLabels.slice(0, p), label, ...aLabels.slice(p)];
           }
         }
+      } else if (source.kind === 'pattern') {
+        // Two consecutive calls of one of experiment 2-3's modes (seed 1, as the economics panel below).
+        const run = patternRun(source.mode, { seed: 1 });
+        const c = Math.min(Math.max(1, source.call), run.calls.length - 1);
+        const render = async (req: ChatRequest) => {
+          const r = (await client.prompt(req, { addGenerationPrompt: true })) as PromptResult;
+          if (!r.ok) throw new Error(r.errors.map((e) => `${e.path}: ${e.message}`).join('; '));
+          return r.prompt;
+        };
+        const pa = await render(run.calls[c - 1]!.request);
+        const pb = await render(run.calls[c]!.request);
+        aIds = pa.ids;
+        bIds = pb.ids;
+        aLabels = pa.tokens.map(displayToken);
+        bLabels = pb.tokens.map(displayToken);
       } else {
         const other = otherRequest;
         if (!other) throw new Error(t('scenario.noValidYet'));
@@ -218,13 +238,16 @@ export function KvLab({ client, analysed, vocab, layers, custom }: KvLabProps) {
                 setSource(
                   k === 'calls'
                     ? { kind: 'calls', call: Math.max(1, calls.length - 1) }
-                    : k === 'edit'
-                      ? { kind: 'edit', edit: 'replace', position: Math.min(40, (basePrompt?.ids.length ?? 1) - 1), text: ' the' }
-                      : { kind: 'scenario', ref: CATALOG[0]!.ref },
+                    : k === 'pattern'
+                      ? { kind: 'pattern', mode: 'dynamic_system', call: 1 }
+                      : k === 'edit'
+                        ? { kind: 'edit', edit: 'replace', position: Math.min(40, (basePrompt?.ids.length ?? 1) - 1), text: ' the' }
+                        : { kind: 'scenario', ref: CATALOG[0]!.ref },
                 );
               }}
             >
               <option value="calls">{t('kv.sourceCalls')}</option>
+              <option value="pattern">{t('kv.sourcePattern')}</option>
               <option value="edit">{t('kv.sourceEdit')}</option>
               <option value="scenario">{t('kv.sourceScenario')}</option>
             </select>
@@ -240,6 +263,28 @@ export function KvLab({ client, analysed, vocab, layers, custom }: KvLabProps) {
                 ))}
               </select>
             </label>
+          )}
+          {source.kind === 'pattern' && (
+            <>
+              <label>
+                {t('kv.patternMode')}{' '}
+                <select data-control="kv-pattern" value={source.mode} onChange={(e) => setSource({ ...source, mode: e.target.value as PatternMode })}>
+                  {PATTERN_MODES.map((m) => (
+                    <option key={m} value={m}>{m}</option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                {t('kv.callPair')}{' '}
+                <select data-control="kv-pattern-call" value={source.call} onChange={(e) => setSource({ ...source, call: Number(e.target.value) })}>
+                  {Array.from({ length: PATTERN_CALLS - 1 }, (_, i) => (
+                    <option key={i + 1} value={i + 1}>
+                      {t('kv.callVsCall', { a: i + 1, b: i + 2 })}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </>
           )}
           {source.kind === 'scenario' && (
             <label>

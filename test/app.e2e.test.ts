@@ -367,6 +367,10 @@ test('KV lab: consecutive calls share their prefix; a one-token edit changes lay
   });
   assert.equal(colours.prefix, '166,219,160');
   assert.notEqual(colours.after, colours.prefix);
+  // A pattern of experiment 2-3 on real tensors: dynamic_system's call 2 parts from call 1 inside the timestamp
+  // (token 57, as `kvscope patterns` reports), so only the first 57 positions are reused.
+  await page.selectOption('[data-control="kv-source"]', 'pattern');
+  await page.waitForSelector('[data-role="kv-result"][data-prefix="57"]', { timeout: 60_000 });
   // The economics panels below are rendered by the worker's tokenizer: the correct mode's first call sends
   // the same 460 tokens that `kvscope patterns` counts, and the think drop breaks call 3.
   await page.waitForSelector('[data-role="pattern-calls-table"]', { timeout: 60_000 });

@@ -19,6 +19,8 @@ export const kvStrings = {
   },
   'kv.compare': { en: 'compare', zh: '比较' },
   'kv.sourceCalls': { en: 'consecutive calls of this scenario', zh: '本场景中相邻的两次调用' },
+  'kv.sourcePattern': { en: 'consecutive calls of a context pattern (experiment 2-3)', zh: '某种上下文模式中相邻的两次调用（实验 2-3）' },
+  'kv.patternMode': { en: 'pattern', zh: '模式' },
   'kv.sourceEdit': { en: 'a one-token edit of this prompt', zh: '对本提示做单个 token 的修改' },
   'kv.sourceScenario': { en: 'another scenario (A) with this one (B)', zh: '另一个场景（A）与本场景（B）' },
   'kv.callPair': { en: 'calls', zh: '调用' },
