@@ -31,6 +31,8 @@ import { ScenarioPicker } from './ScenarioPicker';
 import { RequestEditor } from './RequestEditor';
 import { AttentionControls } from './AttentionControls';
 import { KvLab } from './KvLab';
+import { StepLab } from './StepLab';
+import { AbLab } from './AbLab';
 import type { Tab } from '../lib/state/store';
 
 export interface Analysed {
@@ -81,6 +83,7 @@ function LabBody({ store }: { store: KvscopeStore }) {
   const [phase, setPhase] = useState<Phase>({ kind: 'loading', stage: 'downloading', fraction: 0 });
   const [loadedModel, setLoadedModel] = useState<string | null>(null);
   const [vocab, setVocab] = useState<Vocab | null>(null);
+  const [generationConfig, setGenerationConfig] = useState<unknown | null>(null);
   const [cards, setCards] = useState<Record<string, ModelCard | null>>({});
   const [data, setData] = useState<Analysed | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -132,6 +135,7 @@ function LabBody({ store }: { store: KvscopeStore }) {
       const info = await c.load(params, { onProgress: (stage, fraction) => !stale && setPhase({ kind: 'loading', stage, fraction: 0.5 + 0.5 * fraction }) });
       if (stale) return;
       setVocab(readVocab(files.tokenizer));
+      setGenerationConfig(files.generationConfig);
       setLoadedModel(model.id);
       setPhase({ kind: 'ready', info });
     })().catch((e: Error) => !stale && setPhase({ kind: 'failed', message: e.message }));
@@ -321,6 +325,12 @@ function LabBody({ store }: { store: KvscopeStore }) {
           )}
         </>
       )}
+      {s.tab === 'step' && client.current && phase.kind === 'ready' && (
+        <StepLab client={client.current} analysed={data} vocab={vocab} generationConfig={generationConfig} />
+      )}
+      {s.tab === 'ab' && client.current && phase.kind === 'ready' && (
+        <AbLab client={client.current} analysed={data} scenario={s.scenario} custom={s.custom} generationConfig={generationConfig} />
+      )}
       {s.tab === 'kv' && client.current && phase.kind === 'ready' && (
         <KvLab client={client.current} analysed={data} vocab={vocab} layers={data?.attention.length ?? 0} custom={s.custom} />
       )}
@@ -367,6 +377,8 @@ function Tabs({ value, onChange }: { value: Tab; onChange: (t: Tab) => void }) {
   return (
     <div role="tablist" style={{ display: 'flex', gap: 4, borderBottom: '1px solid #ccc' }}>
       {tab('attention', t('tab.attention'))}
+      {tab('step', t('tab.step'))}
+      {tab('ab', t('tab.ab'))}
       {tab('kv', t('tab.kv'))}
     </div>
   );

@@ -17,6 +17,10 @@ usage:
   kvscope kv-diff --model <dir> (--a <req.json> | --a-scenario <id>[:<variant>])
                   (--b <req.json> | --b-scenario <id>[:<variant>] | --edit <position>:<tokenId>)
                   [--mode shared|separate] [--tol 1e-6] [--json]
+  kvscope ab      [--model <dir>] [--scenario xfinity] [--seeds 5] [--max-new-tokens 48] [--json]
+                  the status-bar A/B: shared prefix and its attention rows (identical by causality), attention
+                  mass per region at each arm's decision position, call/refuse decisions over seeds 1…N
+                  (sampled with the model's generation_config.json; default public/models/kvscope-tiny)
 
 scenarios: ${SCENARIOS.map((s) => (s.variants ? `${s.id} (variants: ${s.variants.map((v) => v.id).join(', ')})` : s.id)).join(', ')}
 
@@ -30,6 +34,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   analyze: async () => (await import('./analyze')).analyze,
   patterns: async () => (await import('./patterns')).patterns,
   'kv-diff': async () => (await import('./kvDiff')).kvDiff,
+  ab: async () => (await import('./ab')).ab,
 };
 
 /** Known user-facing error classes: their message is the whole story. */

@@ -4,6 +4,8 @@ import type { Dict } from './types';
 export const kvStrings = {
   'tab.attention': { en: 'Attention', zh: '注意力' },
   'tab.kv': { en: 'KV cache', zh: 'KV 缓存' },
+  'tab.step': { en: 'Step & generate', zh: '逐步执行与生成' },
+  'tab.ab': { en: 'A/B: status bar', zh: 'A/B：状态栏' },
   'kv.layerShort': { en: 'L{layer}', zh: '第{layer}层' },
   'kv.positionAxis': { en: 'position →', zh: '位置 →' },
   'kv.legendIdentical': { en: 'identical in A and B (|Δ| = 0)', zh: 'A 与 B 中相同（|Δ| = 0）' },

@@ -9,6 +9,8 @@ export interface FetchedModel {
   tokenizerConfig: unknown;
   /** Null when the folder has no README.md card. */
   card: ModelCard | null;
+  /** generation_config.json (sampling defaults), or null when the folder has none. */
+  generationConfig: unknown | null;
 }
 
 export type FetchLike = (url: string) => Promise<Response>;
@@ -60,18 +62,22 @@ function parseJson(text: string, what: string): unknown {
 }
 
 /**
- * Fetches config.json, model.safetensors, tokenizer.json, tokenizer_config.json and README.md (optional)
+ * Fetches config.json, model.safetensors, tokenizer.json, tokenizer_config.json, and README.md and
+ * generation_config.json (both optional)
  * from `base` (ending in '/'). `onProgress` gets the fraction of the weights downloaded (0…1).
  */
 export async function fetchModel(base: string, fetchFn: FetchLike, onProgress?: (fraction: number) => void): Promise<FetchedModel> {
   const text = async (f: string) => (await get(fetchFn, base + f)).text();
-  const [config, tokenizerText, tokenizerConfigText, weights, card] = await Promise.all([
+  const [config, tokenizerText, tokenizerConfigText, weights, card, generationConfig] = await Promise.all([
     text('config.json'),
     text('tokenizer.json'),
     text('tokenizer_config.json'),
     get(fetchFn, base + 'model.safetensors').then((r) => readBody(r, (n, total) => onProgress?.(total ? Math.min(1, n / total) : 0))),
     fetchFn(base + 'README.md')
       .then(async (r) => (r.ok ? parseModelCard(await r.text()) : null))
+      .catch(() => null),
+    fetchFn(base + 'generation_config.json')
+      .then(async (r) => (r.ok ? (parseJson(await r.text(), base + 'generation_config.json') as unknown) : null))
       .catch(() => null),
   ]);
   onProgress?.(1);
@@ -81,5 +87,6 @@ export async function fetchModel(base: string, fetchFn: FetchLike, onProgress?: 
     tokenizer: parseJson(tokenizerText, base + 'tokenizer.json'),
     tokenizerConfig: parseJson(tokenizerConfigText, base + 'tokenizer_config.json'),
     card,
+    generationConfig,
   };
 }

@@ -1,0 +1,180 @@
+// Text of token ids in the page, where no tokenizer object exists (the tokenizer lives in the engine
+// worker): ids → byte-level token strings through the vocabulary (lib/prompt/vocab.ts, inverted) → bytes
+// (lib/prompt/byteLevel.ts) → UTF-8 text, with per-token TokenInfo as lib/prompt/prompt.ts builds them for
+// prompts. Also the segment (think / answer / tool_call / template) of each generated token, so a growing
+// assistant turn can be coloured like a prompt. Pure: no DOM, no Node APIs.
+import { tokenBytes } from '../prompt/byteLevel';
+import type { Role, Segment, Span, TokenInfo } from '../prompt/prompt';
+import type { Vocab } from '../prompt/vocab';
+import { END_OF_TURN } from './parseOutput';
+
+/** The vocabulary inverted: token string by id ('' where no token has that id). */
+export function tokenStrings(v: Vocab): string[] {
+  const out: string[] = new Array<string>(v.size).fill('');
+  for (const [s, id] of v.idOf) if (id >= 0 && id < out.length) out[id] = s;
+  return out;
+}
+
+/** Qwen's added tokens that are markup rather than text (used to mark tokens special). */
+export const QWEN_TAGS: readonly string[] = ['<think>', '</think>', '<tool_call>', '</tool_call>', '<tool_response>', '</tool_response>'];
+
+/** Ids of tokens that look like added special tokens: `<|…|>` and the Qwen tags. */
+export function specialTokenIds(v: Vocab): Set<number> {
+  const out = new Set<number>();
+  for (const [s, id] of v.idOf) if (/^<\|[^|\s]*\|>$/.test(s) || QWEN_TAGS.includes(s)) out.add(id);
+  return out;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Bytes of one token string. Byte-level BPE strings map symbol by symbol to bytes; added tokens are stored as
+ * their literal text, which for ASCII markup (`<|im_end|>`, `<think>`) is the same bytes because printable
+ * ASCII other than space maps to itself. A string with a character outside the byte-level alphabet can only
+ * be an added token: its literal UTF-8.
+ */
+export function tokenStringBytes(s: string): Uint8Array {
+  try {
+    return tokenBytes(s);
+  } catch {
+    return encoder.encode(s);
+  }
+}
+
+function utf8Length(cp: number): number {
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+/** Whether the bytes end inside a multi-byte UTF-8 character (its lead byte came, not all of the rest). */
+export function endsInsideCharacter(bytes: Uint8Array): boolean {
+  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
+    const b = bytes[bytes.length - back]!;
+    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
+    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return need > back;
+  }
+  return false;
+}
+
+export interface DecodedTokens {
+  /** The ids' text (UTF-8 decoded; a character cut off at the end decodes as U+FFFD until the rest arrives). */
+  text: string;
+  /** Per id, as lib/prompt/prompt.ts builds TokenInfo: a character belongs to the token holding its first byte. */
+  tokens: TokenInfo[];
+}
+
+/**
+ * Decodes `ids` with `strings` (tokenStrings of the vocabulary). Throws on an id with no token string.
+ * `special` marks added tokens (TokenInfo.special).
+ */
+export function decodeTokens(strings: readonly string[], ids: readonly number[], special: ReadonlySet<number> = new Set()): DecodedTokens {
+  const parts = ids.map((id) => {
+    const s = strings[id];
+    if (s === undefined || s === '') throw new Error(`token id ${id} is not in the vocabulary`);
+    return tokenStringBytes(s);
+  });
+  const total = parts.reduce((n, p) => n + p.length, 0);
+  const all = new Uint8Array(total);
+  const byteStarts: number[] = [];
+  let b = 0;
+  for (const p of parts) {
+    byteStarts.push(b);
+    all.set(p, b);
+    b += p.length;
+  }
+  const text = new TextDecoder().decode(all);
+  // Walk code points alongside the token byte offsets (both increase). Invalid bytes decode to U+FFFD, one
+  // per maximal invalid subsequence, so byte counting is exact only for valid UTF-8; on invalid input the
+  // walk is clamped to the text so that offsets stay in range.
+  let cpByte = 0;
+  let ci = 0;
+  const starts: number[] = [];
+  const mid: boolean[] = [];
+  for (const b0 of byteStarts) {
+    while (cpByte < b0 && ci < text.length) {
+      const cp = text.codePointAt(ci)!;
+      cpByte += utf8Length(cp);
+      ci += cp > 0xffff ? 2 : 1;
+    }
+    starts.push(ci);
+    mid.push(cpByte !== b0);
+  }
+  const cutTail = endsInsideCharacter(all);
+  const tokens = ids.map((id, t): TokenInfo => {
+    const start = starts[t]!;
+    const end = t + 1 < ids.length ? starts[t + 1]! : text.length;
+    return {
+      id,
+      text: text.slice(start, end),
+      bytes: parts[t]!.slice(),
+      start,
+      end,
+      partial: mid[t]! || (t + 1 < ids.length ? mid[t + 1]! : cutTail),
+      special: special.has(id),
+    };
+  });
+  return { text, tokens };
+}
+
+/** Segments an assistant turn's tokens can belong to. */
+export type AssistantSegment = Extract<Segment, 'think' | 'answer' | 'tool_call' | 'template'>;
+
+/**
+ * The segment of each token of generated assistant text, following parseAssistantText's reading: a
+ * `<think>` block opening the text (or text before a `</think>` with no opener) is think, tags included;
+ * `<tool_call>…</tool_call>` blocks (an unclosed one runs to the end) are tool_call; the end-of-turn token
+ * and anything after it is template; the rest is answer. A token takes the segment of its first character;
+ * a token with no characters of its own (the tail bytes of a split character) that of the token before it.
+ */
+export function assistantSegments(text: string, tokens: readonly { start: number; end: number }[]): AssistantSegment[] {
+  const n = text.length;
+  const seg: AssistantSegment[] = new Array<AssistantSegment>(n).fill('answer');
+  const fill = (a: number, b: number, s: AssistantSegment) => {
+    for (let i = Math.max(0, a); i < Math.min(b, n); i++) seg[i] = s;
+  };
+  let end = n;
+  for (const m of END_OF_TURN) {
+    const i = text.indexOf(m);
+    if (i >= 0 && i < end) end = i;
+  }
+  fill(end, n, 'template');
+  const body = text.slice(0, end);
+  let from = 0;
+  const lead = body.length - body.trimStart().length;
+  if (body.startsWith('<think>', lead)) {
+    const close = body.indexOf('</think>', lead + 7);
+    from = close < 0 ? end : close + 8;
+    fill(lead, from, 'think');
+  } else {
+    const close = body.indexOf('</think>');
+    if (close >= 0 && !body.slice(0, close).includes('<tool_call>')) {
+      from = close + 8;
+      fill(0, from, 'think');
+    }
+  }
+  for (;;) {
+    const open = body.indexOf('<tool_call>', from);
+    if (open < 0) break;
+    const close = body.indexOf('</tool_call>', open + 11);
+    const stop = close < 0 ? end : close + 12;
+    fill(open, stop, 'tool_call');
+    from = stop;
+  }
+  const out: AssistantSegment[] = [];
+  tokens.forEach((t, i) => {
+    const own = t.start < n ? seg[t.start]! : 'answer';
+    out.push(t.start < t.end ? own : (out[i - 1] ?? own));
+  });
+  return out;
+}
+
+/** Spans tiling tokens offset…offset + segments.length − 1: one span per run of equal segments. */
+export function segmentSpans(segments: readonly Segment[], offset: number, message: number, role: Role): Span[] {
+  const spans: Span[] = [];
+  segments.forEach((s, i) => {
+    const last = spans[spans.length - 1];
+    if (last && last.segment === s) last.end = offset + i + 1;
+    else spans.push({ start: offset + i, end: offset + i + 1, message, role, segment: s });
+  });
+  return spans;
+}
