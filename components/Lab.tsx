@@ -329,7 +329,7 @@ function LabBody({ store }: { store: KvscopeStore }) {
         <StepLab client={client.current} analysed={data} vocab={vocab} generationConfig={generationConfig} />
       )}
       {s.tab === 'ab' && client.current && phase.kind === 'ready' && (
-        <AbLab client={client.current} analysed={data} scenario={s.scenario} custom={s.custom} generationConfig={generationConfig} />
+        <AbLab client={client.current} analysed={data} scenario={s.scenario} custom={s.custom} generationConfig={generationConfig} vocab={vocab} />
       )}
       {s.tab === 'kv' && client.current && phase.kind === 'ready' && (
         <KvLab client={client.current} analysed={data} vocab={vocab} layers={data?.attention.length ?? 0} custom={s.custom} />

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium } from './helpers/browser';
+import { kvscope } from './helpers/cli';
 import { serveStatic } from './helpers/staticServer';
 import { STRINGS } from '../lib/i18n';
 import { CATALOG } from '../lib/scenarios/catalog';
@@ -377,6 +378,65 @@ test('KV lab: consecutive calls share their prefix; a one-token edit changes lay
   assert.match((await page.textContent('[data-role="pattern-calls-table"]')) ?? '', /\b460\b/);
   await page.waitForSelector('[data-role="think-summary"]', { timeout: 60_000 });
   assert.match((await page.textContent('[data-role="think-summary"]')) ?? '', /188/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// ---- stepping and generation ---------------------------------------------------------------------------
+
+test('Step tab: the cursor steps back (fork) and forward (one extend) on the worker cache, and greedy generation streams', async () => {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openApp(page);
+  await page.click('button[data-tab="step"]');
+  await page.waitForSelector('[data-role="step-lab"][data-cursor="478"][data-idle="true"]', { timeout: 60_000 });
+  await page.focus('[data-role="stepper"]');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('[data-role="step-lab"][data-cursor="477"][data-idle="true"]');
+  assert.match((await page.textContent('[data-role="step-op"]')) ?? '', /fork/);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('[data-role="step-lab"][data-cursor="478"][data-idle="true"]');
+  assert.match((await page.textContent('[data-role="step-op"]')) ?? '', /extend/);
+  // The actual next token of position 477 is the last prompt token; top 5 are listed.
+  assert.equal(await page.locator('[data-role="top-predictions"] tbody tr').count(), 5);
+  await page.check('[data-gen-mode="greedy"]');
+  await page.click('[data-role="gen-start"]');
+  await page.waitForSelector('[data-role="gen-status"]', { timeout: 90_000 });
+  await page.waitForFunction(() => Number(document.querySelector('[data-role="step-lab"]')?.getAttribute('data-cursor')) > 478, null, { timeout: 90_000 });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// ---- the status-bar A/B ----------------------------------------------------------------------------------
+
+test('A/B tab: shared-prefix rows are identical on the tensors, and the decisions over 5 seeds equal kvscope ab', async () => {
+  const cli = await kvscope('ab', '--scenario', 'xfinity', '--seeds', '5', '--json');
+  assert.equal(cli.code, 0, cli.stderr);
+  const want = (JSON.parse(cli.stdout) as { arms: { arm: string; decisions: { call: number; refuse: number } }[] }).arms;
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openApp(page);
+  await page.click('button[data-tab="ab"]');
+  await page.waitForSelector('[data-role="ab-alignment"][data-shared-prefix="611"]', { timeout: 60_000 });
+  await page.waitForSelector('[data-role="ab-shared"]', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('[data-role="ab-shared"]', 'data-bit-identical'), 'true');
+  assert.equal(Number(await page.getAttribute('[data-role="ab-shared"]', 'data-max')), 0);
+  await page.click('[data-control="ab-generate"]');
+  await page.waitForSelector('[data-role="ab-tally"] tr[data-arm="B"]', { timeout: 180_000 });
+  // Finished: the stop button is disabled again and each arm has all 5 seeds.
+  await page.waitForFunction(
+    () =>
+      (document.querySelector('[data-control="ab-stop"]') as HTMLButtonElement | null)?.disabled === true &&
+      [...document.querySelectorAll('[data-role="ab-tally"] tr[data-arm]')].every((r) => Number(r.getAttribute('data-call')) + Number(r.getAttribute('data-refuse')) === 5),
+    null,
+    { timeout: 180_000 },
+  );
+  for (const w of want) {
+    const row = page.locator(`[data-role="ab-tally"] tr[data-arm="${w.arm}"]`);
+    assert.deepEqual({ call: Number(await row.getAttribute('data-call')), refuse: Number(await row.getAttribute('data-refuse')) }, w.decisions, `arm ${w.arm}`);
+  }
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -24,7 +24,7 @@ import { displayToken, visibleWhitespace } from '../prompt/label';
 import { buildPrompt, TOOLS_MESSAGE, type Prompt } from '../prompt/prompt';
 import { checkContext } from '../prompt/request';
 import { createTokenizer, type Tokenizer } from '../prompt/tokenizer';
-import { getScenario, SCENARIOS, ScenarioError, scenarioRegions, type Scenario } from '../scenarios/index';
+import { getScenario, SCENARIOS, ScenarioError, type Scenario } from '../scenarios/index';
 import { intFlag, onlyFlags, str, type Args } from './args';
 import { CliError, readModelDir } from './modelDir';
 import { nodeOrt } from './ort';
@@ -36,31 +36,8 @@ export const DEFAULT_AB_MODEL = fileURLToPath(new URL('../../public/models/kvsco
 const CHUNK = 256;
 const TOP_DECISION_TOKENS = 5;
 
-/**
- * The regions reported for one arm: the first token (the attention sink) on its own, then the scenario's
- * regions (or one per message when it has none), system prompt + tools block, the generation prompt, and
- * any message still unclaimed. A token goes to the first region listing it (resolveRegions), so the
- * masses plus "other" sum to 1.
- */
-export function armRegions(scenario: Scenario, variant: string, prompt: Prompt): Region[] {
-  const regions: Region[] = [];
-  if (prompt.ids.length) regions.push({ id: 'first_token', label: { en: 'first token (sink)', zh: '首 token（汇聚）' }, ranges: [{ start: 0, end: 1 }] });
-  const own = scenario.regions ? scenarioRegions(scenario.id, variant) : [];
-  regions.push(...own);
-  const listed = new Set(own.flatMap((r) => r.messages));
-  const present = new Set(prompt.spans.map((s) => s.message));
-  const sys = prompt.spans.find((s) => s.message === 0)?.role === 'system' ? [0] : [];
-  const sysTools = [...sys, TOOLS_MESSAGE].filter((m) => present.has(m) && !listed.has(m));
-  if (sysTools.length) regions.push({ id: 'system_tools', label: { en: 'system prompt + tools', zh: '系统提示 + 工具' }, messages: sysTools });
-  if (present.has(prompt.messageCount)) regions.push({ id: 'generation_prompt', label: { en: 'generation prompt', zh: '生成提示' }, messages: [prompt.messageCount] });
-  const rest: number[] = [];
-  for (let i = 0; i < prompt.messageCount; i++) if (present.has(i) && !listed.has(i) && !sysTools.includes(i)) rest.push(i);
-  if (rest.length) {
-    const which = rest.map((i) => `#${i}`).join(', ');
-    regions.push({ id: 'other_messages', label: { en: `other messages (${which})`, zh: `其他消息（${which}）` }, messages: rest });
-  }
-  return regions;
-}
+import { armRegions } from '../analysis/abArms';
+export { armRegions };
 
 interface Arm {
   name: 'A' | 'B';

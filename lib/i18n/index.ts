@@ -7,6 +7,8 @@ import { heatmapStrings } from './heatmap';
 import { panelsStrings } from './panels';
 import { kvStrings } from './kv';
 import { economicsStrings } from './economics';
+import { abStrings } from './ab';
+import { stepStrings } from './step';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -18,6 +20,8 @@ export const STRINGS = {
   ...panelsStrings,
   ...kvStrings,
   ...economicsStrings,
+  ...abStrings,
+  ...stepStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;

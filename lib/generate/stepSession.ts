@@ -1,0 +1,264 @@
+// The token stepper over a real engine: a timeline of token ids (the prompt, or a prefix of it plus
+// generated tokens), a cursor (how many of them are in the engine's K/V cache) and, per cached position,
+// the query row that computed it (attention of every layer and head over the keys before it, and its
+// logits row). Moves go through lib/generate/stepper.ts planMove: any step or jump forward is ONE extend,
+// any step or jump back ONE fork; nothing is re-run from position 0 except to (re)establish the cache at
+// the start, or when another user of the same engine has changed the cache since (then one prefill of
+// the timeline up to the cursor). Generation runs lib/generate/generate.ts on the same cache.
+// No DOM: EngineClient (the page's worker) and EngineSession (Node) both fit StepEngine.
+import type { Tensor } from '../engine/session';
+import { generate, type GenerateOptions, type GenerateResult } from './generate';
+import { attentionRow, planMove } from './stepper';
+
+/** What an engine run returns that the stepper reads (EngineClient's and EngineSession's results fit). */
+export interface StepRun {
+  /** [new tokens or 1, vocab]. */
+  logits?: Tensor;
+  /** Per layer [heads, rows, keys]. */
+  attention: Tensor[];
+  /** Absolute positions of the attention rows. */
+  rows: number[];
+  pastLength: number;
+  length: number;
+  ms?: number;
+}
+
+export interface StepEngine {
+  prefill(ids: number[]): Promise<StepRun>;
+  extend(ids: number[]): Promise<StepRun>;
+  fork(length: number): unknown;
+  /** Ids in the engine's cache as far as the engine knows: used to notice that someone else changed it. */
+  readonly ids?: readonly number[];
+  readonly length: number;
+}
+
+/** Which operation computed a row. */
+export type Via = 'prefill' | 'step' | 'jump' | 'generate' | 'redo';
+
+export interface Row {
+  position: number;
+  /** Per layer: [heads, position + 1] (the causal row, every head), copied out of the run's tensor. */
+  attention: Float32Array[];
+  heads: number;
+  /** The logits row that predicts position + 1 (a view into the run's logits), or null when the run had none for it. */
+  logits: Float32Array | null;
+  via: Via;
+  /** Size of the run that computed it (1 for a step). */
+  runTokens: number;
+}
+
+export interface Op {
+  kind: 'prefill' | 'extend' | 'fork';
+  /** Cache length before and after. */
+  from: number;
+  to: number;
+  via: Via | 'back';
+  ms: number;
+  /** A prefill that was needed because the cache no longer held this timeline. */
+  resync?: boolean;
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export class StepSession {
+  /** The timeline the cursor walks. */
+  seq: number[];
+  /** The prompt (restored by backToPrompt). */
+  readonly prompt: number[];
+  /** Where generated tokens start in seq, or null when seq is the prompt. */
+  genStart: number | null = null;
+  /** Bumped whenever seq changes (views key their derived tokens on it). */
+  revision = 0;
+  /** Tokens in the cache (0 until established). */
+  cursor = 0;
+  /** rows[p]: the query row of position p, for p < cursor. */
+  rows: Row[] = [];
+  /** The operations run, latest last (at most 50 kept). */
+  ops: Op[] = [];
+  /** How many operations of each kind ran since the session began (prefills, one-token and chunked extends, forks). */
+  counts = { prefill: 0, resync: 0, step: 0, jump: 0, generate: 0, fork: 0, redo: 0 };
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly engine: StepEngine,
+    prompt: readonly number[],
+  ) {
+    this.prompt = [...prompt];
+    this.seq = [...prompt];
+  }
+
+  /** Runs `fn` after everything queued before it (moves never interleave). */
+  private queue<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.chain.then(fn, fn);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  private log(op: Op): void {
+    if (op.kind === 'prefill') this.counts[op.resync ? 'resync' : 'prefill']++;
+    else if (op.via === 'redo') this.counts.redo++;
+    else if (op.kind === 'fork') this.counts.fork++;
+    else if (op.via !== 'prefill' && op.via !== 'back') this.counts[op.via]++;
+    this.ops.push(op);
+    if (this.ops.length > 50) this.ops.splice(0, this.ops.length - 50);
+  }
+
+  /** Whether the engine's cache holds exactly seq[0 … cursor). */
+  inSync(): boolean {
+    if (this.cursor === 0) return false;
+    if (this.engine.length !== this.cursor) return false;
+    return this.engine.ids === undefined || sameIds(this.engine.ids, this.seq.slice(0, this.cursor));
+  }
+
+  /** Stores the rows of a run whose new tokens start at `start`. */
+  private record(r: StepRun, start: number, via: Via): void {
+    const count = r.length - r.pastLength;
+    if (r.pastLength !== start) throw new Error(`the engine ran from position ${r.pastLength}, the stepper expected ${start}`);
+    const V = r.logits ? r.logits.dims[r.logits.dims.length - 1]! : 0;
+    const logitRows = r.logits && V > 0 ? r.logits.data.length / V : 0;
+    this.rows.length = start;
+    for (let i = 0; i < r.rows.length; i++) {
+      const q = r.rows[i]!;
+      if (q < start || q >= r.length) continue;
+      // Logits rows cover the run's last `logitRows` tokens ('all': every new token; 'last': the last one).
+      const li = q - (r.length - logitRows);
+      const logits = r.logits && li >= 0 && li < logitRows ? r.logits.data.subarray(li * V, (li + 1) * V) : null;
+      this.rows[q] = {
+        position: q,
+        attention: r.attention.map((a) => attentionRow(a, i, q + 1)),
+        heads: r.attention[0]?.dims[0] ?? 0,
+        logits,
+        via,
+        runTokens: count,
+      };
+    }
+  }
+
+  private async prefillTo(n: number, resync: boolean): Promise<void> {
+    const t0 = Date.now();
+    const from = this.engine.length;
+    const r = await this.engine.prefill(this.seq.slice(0, n));
+    this.cursor = n;
+    this.rows = [];
+    this.record(r, 0, 'prefill');
+    this.log({ kind: 'prefill', from, to: n, via: 'prefill', ms: r.ms ?? Date.now() - t0, resync });
+  }
+
+  /** (Re)establishes the cache as seq[0 … n) with one prefill, unless it already holds exactly that. */
+  establish(n: number): Promise<void> {
+    return this.queue(async () => {
+      const target = Math.max(1, Math.min(n, this.seq.length));
+      if (this.inSync() && this.cursor === target) return;
+      await this.prefillTo(target, false);
+    });
+  }
+
+  /** Before a move: a cache someone else changed is rebuilt by one prefill up to the cursor. */
+  private async ensureSync(): Promise<void> {
+    if (this.inSync()) return;
+    await this.prefillTo(Math.max(1, Math.min(this.cursor, this.seq.length)), this.cursor > 0);
+  }
+
+  private async extendBy(ids: number[], via: Via): Promise<StepRun> {
+    const start = this.cursor;
+    const t0 = Date.now();
+    const r = await this.engine.extend(ids);
+    this.cursor = r.length;
+    this.record(r, start, via);
+    this.log({ kind: 'extend', from: start, to: r.length, via, ms: r.ms ?? Date.now() - t0 });
+    return r;
+  }
+
+  private async forkTo(n: number, via: Via | 'back'): Promise<void> {
+    const from = this.cursor;
+    const t0 = Date.now();
+    await this.engine.fork(n);
+    this.cursor = n;
+    this.rows.length = n;
+    this.log({ kind: 'fork', from, to: n, via, ms: Date.now() - t0 });
+  }
+
+  /** Moves the cursor to `target` (clamped to 1 … seq.length) with one extend or one fork. */
+  moveTo(target: number): Promise<void> {
+    return this.queue(async () => {
+      await this.ensureSync();
+      const to = Math.max(1, Math.min(target, this.seq.length));
+      const m = planMove(this.seq, this.cursor, to);
+      if (m.kind === 'extend') await this.extendBy(m.ids, m.ids.length === 1 ? 'step' : 'jump');
+      else if (m.kind === 'fork') await this.forkTo(m.length, 'back');
+    });
+  }
+
+  /** The logits predicting position cursor: the last cached row's, re-decoding that one token if its run kept no logits for it. */
+  private async lastLogits(): Promise<Float32Array> {
+    const row = this.rows[this.cursor - 1];
+    if (row?.logits) return row.logits;
+    const c = this.cursor;
+    if (c < 2) {
+      await this.prefillTo(c, false);
+    } else {
+      await this.forkTo(c - 1, 'redo');
+      await this.extendBy([this.seq[c - 1]!], 'redo');
+    }
+    const again = this.rows[this.cursor - 1]?.logits;
+    if (!again) throw new Error('the engine returned no logits (the graph was built without logits)');
+    return again;
+  }
+
+  /**
+   * Generates from the cursor: the timeline becomes seq[0 … cursor) plus the generated tokens (each one
+   * extend of one token, its row recorded as 'generate'); `onToken` sees each token once it is in the cache.
+   */
+  generate(opts: Omit<GenerateOptions, 'onStep' | 'keepAttention'> & { onToken?: (id: number) => void }): Promise<GenerateResult> {
+    return this.queue(async () => {
+      await this.ensureSync();
+      const logits = await this.lastLogits();
+      const start = this.cursor;
+      this.seq = this.seq.slice(0, start);
+      this.genStart = start;
+      this.revision++;
+      const self = this;
+      const adapter = {
+        async extend(ids: number[]) {
+          self.seq.push(...ids);
+          self.revision++;
+          try {
+            return await self.extendBy(ids, 'generate');
+          } catch (e) {
+            self.seq.length = self.cursor;
+            self.revision++;
+            throw e;
+          }
+        },
+      };
+      return generate(adapter, logits, start, {
+        maxNewTokens: opts.maxNewTokens,
+        sampling: opts.sampling,
+        seed: opts.seed,
+        signal: opts.signal,
+        onStep: (s) => opts.onToken?.(s.id),
+      });
+    });
+  }
+
+  /** Drops generated tokens: the timeline is the prompt again (a cursor inside the generated part forks back to where it began). */
+  backToPrompt(): Promise<void> {
+    return this.queue(async () => {
+      if (this.genStart === null) return;
+      const g = this.genStart;
+      if (this.cursor > g) await this.forkTo(g, 'back');
+      this.seq = [...this.prompt];
+      this.genStart = null;
+      this.revision++;
+    });
+  }
+
+  /** Waits for everything queued. */
+  idle(): Promise<void> {
+    return this.queue(async () => undefined);
+  }
+}

@@ -1,0 +1,41 @@
+// Runs in headless Chromium (bundled by test/abLabBrowser.test.ts): the A/B tab on the real engine worker
+// with the embedded model, as the page wires it (client, vocabulary, generation_config.json), plus one
+// custom scenario for the "your own pair" mode. ?lang=en|zh.
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { AbLab } from '../../components/AbLab';
+import { LangProvider } from '../../components/i18n';
+import { EngineClient } from '../../lib/engine/client';
+import type { LoadParams } from '../../lib/engine/protocol';
+import { isLang } from '../../lib/i18n';
+import { readVocab } from '../../lib/prompt/vocab';
+import { CUSTOM } from './abCustom';
+
+async function main() {
+  const params = new URLSearchParams(location.search);
+  const lang = params.get('lang');
+  const client = new EngineClient(() => new Worker('/engine.worker.js', { type: 'module' }));
+  const get = (f: string) => fetch('/models/kvscope-tiny/' + f);
+  const [config, weights, tokenizer, tokenizerConfig, generationConfig] = await Promise.all([
+    get('config.json').then((r) => r.text()),
+    get('model.safetensors').then((r) => r.arrayBuffer()),
+    get('tokenizer.json').then((r) => r.json()),
+    get('tokenizer_config.json').then((r) => r.json()),
+    get('generation_config.json').then((r) => r.json()),
+  ]);
+  await client.load({ config, shards: [new Uint8Array(weights)], tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 1 } as LoadParams);
+  const host = document.createElement('div');
+  host.id = 'root';
+  document.body.append(host);
+  createRoot(host).render(
+    createElement(LangProvider, {
+      lang: isLang(lang) ? lang : 'en',
+      children: createElement(AbLab, { client, analysed: null, scenario: 'vancouver', custom: [CUSTOM], generationConfig, vocab: readVocab(tokenizer) }),
+    }),
+  );
+}
+
+main().catch((e: Error) => {
+  document.body.append(`harness failed: ${e.message}`);
+  throw e;
+});

@@ -1,0 +1,251 @@
+// The "Step & generate" tab in headless Chromium (harness test/browser/stepLabHarness.ts): the real engine
+// worker, the embedded model and <StepLab>. At the end of the prompt the top 5 equal an independent full
+// prefill's and the strip's brightest column is that prefill's most attended key; keys step with one extend
+// or one fork (the worker's cache length follows), message boundaries and End jump with ONE chunked
+// extend; greedy generation streams the same tokens as lib/generate on the same worker, decodes them to
+// the tokenizer's text and reads the tool call; stepping back after generating forks; Stop aborts; the
+// Chinese interface shows the Chinese strings.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { build } from 'esbuild';
+import type { Page } from 'playwright-core';
+import { launchChromium } from './helpers/browser';
+import { serveStatic } from './helpers/staticServer';
+import { STRINGS } from '../lib/i18n';
+import { readModelDir } from '../lib/cli/modelDir';
+import { createTokenizer } from '../lib/prompt/tokenizer';
+import { nextBoundary, prevBoundary } from '../lib/generate/stepper';
+import { colormap } from '../lib/view/colormap';
+
+const dir = mkdtempSync(join(tmpdir(), 'kvscope-steplab-'));
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let server: Awaited<ReturnType<typeof serveStatic>>;
+const model = readModelDir('public/models/kvscope-tiny');
+const tok = createTokenizer(model.tokenizerJson, model.tokenizerConfig);
+
+before(async () => {
+  await build({ entryPoints: ['test/browser/stepLabHarness.ts'], bundle: true, format: 'esm', outfile: join(dir, 'harness.js'), logLevel: 'error', define: { 'process.env.NODE_ENV': '"production"' } });
+  await build({ entryPoints: ['workers/engine.worker.ts'], bundle: true, format: 'esm', outfile: join(dir, 'engine.worker.js'), logLevel: 'error' });
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body style="margin:12px 20px"><script type="module" src="harness.js"></script>');
+  server = await serveStatic({ '/ort/': 'node_modules/onnxruntime-web/dist', '/models/': 'public/models', '/': dir }, { isolated: true });
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Expect {
+  T: number;
+  layers: number;
+  top: { id: number; p: number }[];
+  meanRow: number[];
+  ids: number[];
+  starts: number[];
+  greedy: number[];
+  greedyStopped: string;
+}
+
+async function open(lang = 'en'): Promise<{ page: Page; errors: string[]; expect: Expect }> {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await page.goto(`${server.url}/index.html?lang=${lang}&scenario=vancouver`);
+  await page.waitForSelector('[data-role="step-lab"][data-idle="true"]', { timeout: 60_000 });
+  const expect = (await page.evaluate(() => (self as unknown as { __expect: unknown }).__expect)) as Expect;
+  return { page, errors, expect };
+}
+
+const attr = (page: Page, name: string) => page.$eval('[data-role="step-lab"]', (e, n) => e.getAttribute(n) ?? '', name);
+const cacheLength = (page: Page) => page.evaluate(() => (self as unknown as { __client: { length: number } }).__client.length);
+const cacheIds = (page: Page) => page.evaluate(() => (self as unknown as { __client: { ids: number[] } }).__client.ids);
+const opText = async (page: Page) => (await page.textContent('[data-role="step-op"]')) ?? '';
+
+/** Presses a key in the stepper and waits until the cursor is `want` and the tab is idle again. */
+async function press(page: Page, key: string, want: number): Promise<void> {
+  await page.focus('[data-role="stepper"]');
+  await page.keyboard.press(key);
+  await page.waitForFunction((c) => {
+    const e = document.querySelector('[data-role="step-lab"]')!;
+    return e.getAttribute('data-cursor') === String(c) && e.getAttribute('data-idle') === 'true';
+  }, want, { timeout: 20_000 });
+}
+
+test('at the end of the prompt: top 5 and the strip agree with an independent full prefill', async () => {
+  const { page, errors, expect } = await open();
+  const T = expect.T;
+  assert.equal(await attr(page, 'data-cursor'), String(T));
+  assert.equal(await cacheLength(page), T);
+  assert.deepEqual(await cacheIds(page), expect.ids, 'the tab re-established its own cache (the harness had generated after the prompt)');
+  assert.match(await opText(page), new RegExp(`prefill of ${T} tokens from position 0`));
+  const shown = await page.$$eval('[data-role="top-predictions"] [data-top-id]', (rows) => rows.map((r) => Number(r.getAttribute('data-top-id'))));
+  assert.deepEqual(shown, expect.top.map((x) => x.id));
+  const p1 = (await page.textContent('[data-role="top-predictions"] tbody tr'))!;
+  assert.ok(p1.includes(`${(100 * expect.top[0]!.p).toFixed(1)}%`), p1);
+  assert.match((await page.textContent('[data-role="actual-next"]')) ?? '', /End of the sequence/);
+  // The strip is one canvas (no element per key); default view is the last layer, head mean, power scale.
+  assert.equal(await page.$eval('[data-role="attention-strip"]', (c) => c.tagName + c.childElementCount), 'CANVAS0');
+  assert.equal(await page.$eval('[data-control="layer"]', (s) => (s as HTMLSelectElement).value), String(expect.layers - 1));
+  let argmax = 0;
+  expect.meanRow.forEach((w, k) => (w > expect.meanRow[argmax]! ? (argmax = k) : 0));
+  const box = (await (await page.$('[data-role="attention-strip"]'))!.boundingBox())!;
+  const W = await page.$eval('[data-role="attention-strip"]', (c) => (c as HTMLCanvasElement).width);
+  const x = Math.ceil((argmax * W) / T); // first pixel column whose key is argmax (more pixels than keys)
+  const rgb = await page.$eval('[data-role="attention-strip"]', (c, x) => Array.from((c as HTMLCanvasElement).getContext('2d')!.getImageData(x, 5, 1, 1).data.slice(0, 3)), x);
+  const lut = colormap('viridis').lut;
+  assert.deepEqual(rgb, [lut[765], lut[766], lut[767]], `key ${argmax} is the row maximum: the top of the colour map`);
+  // Hovering it shows its weight, equal to the prefill's (the tab computed it in its own run).
+  await page.mouse.move(box.x + x + 0.5, box.y + 10);
+  await page.waitForSelector('[data-role="strip-tooltip"]');
+  const tip = (await page.textContent('[data-role="strip-tooltip"]')) ?? '';
+  const m = /key (\d+)[\s\S]*?weight ([\d.e-]+)/.exec(tip);
+  assert.ok(m, tip);
+  assert.equal(Number(m[1]), argmax);
+  assert.ok(Math.abs(Number(m[2]) - expect.meanRow[argmax]!) < 1e-4, `${m[2]} vs ${expect.meanRow[argmax]}`);
+  assert.match((await page.textContent('[data-role="kv-growth"]')) ?? '', new RegExp(`${T} tokens cached`));
+  await page.waitForSelector('[data-role="kv-measured"]:has-text("[2 × ")');
+  assert.match((await page.textContent('[data-role="kv-measured"]')) ?? '', new RegExp(`\\[2 × ${T} × 32\\]`));
+  assert.equal(await page.$eval('[data-role="kv-growth"]', (e) => e.getAttribute('data-kv-total')), String(T * 4 * 2 * 2 * 32 * 4));
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('keys: ← forks one back, → extends one, ↑ / End / Home move with one fork or ONE chunked extend', async () => {
+  const { page, errors, expect } = await open();
+  const T = expect.T;
+  await press(page, 'ArrowLeft', T - 1);
+  assert.equal(await cacheLength(page), T - 1);
+  assert.match(await opText(page), new RegExp(`fork: cache cut from ${T} to ${T - 1} tokens`));
+  // The actual next token is now the prompt's last one, with its probability and rank.
+  assert.match((await page.textContent('[data-role="actual-next"]')) ?? '', /Actual next token of the prompt:.*probability [\d.]+%, rank \d+/s);
+  await press(page, 'ArrowRight', T);
+  assert.equal(await cacheLength(page), T);
+  assert.match(await opText(page), new RegExp(`extend by 1 token \\(position ${T - 1}\\) → ${T} cached`));
+  assert.deepEqual(await cacheIds(page), expect.ids);
+  const shown = await page.$$eval('[data-role="top-predictions"] [data-top-id]', (rows) => rows.map((r) => Number(r.getAttribute('data-top-id'))));
+  assert.deepEqual(shown, expect.top.map((x) => x.id), 'the stepped row predicts what the full prefill predicted');
+  const prev = prevBoundary(expect.starts, T);
+  await press(page, 'ArrowUp', prev);
+  assert.equal(await cacheLength(page), prev);
+  assert.match(await opText(page), /fork/);
+  const prev2 = prevBoundary(expect.starts, prev);
+  await press(page, 'PageUp', prev2);
+  const next = nextBoundary(expect.starts, prev2, T);
+  assert.equal(next, prev);
+  await press(page, 'ArrowDown', next);
+  assert.match(await opText(page), new RegExp(`ONE chunked extend of ${next - prev2} tokens`));
+  await press(page, 'End', T);
+  assert.match(await opText(page), new RegExp(`ONE chunked extend of ${T - next} tokens \\(positions ${next}…\\) → ${T} cached`));
+  assert.deepEqual(await cacheIds(page), expect.ids);
+  const afterJump = await page.$$eval('[data-role="top-predictions"] [data-top-id]', (rows) => rows.map((r) => Number(r.getAttribute('data-top-id'))));
+  assert.deepEqual(afterJump, expect.top.map((x) => x.id), 'a jump predicts what the full prefill predicted');
+  await press(page, 'Home', 1);
+  assert.equal(await cacheLength(page), 1);
+  await press(page, 'ArrowRight', 2);
+  await press(page, 'ArrowRight', 3);
+  assert.equal(await cacheLength(page), 3);
+  assert.match(await opText(page), /this tab so far: 1 prefill\(s\), 3 one-token extends, 2 chunked extends, 4 forks, 0 generated tokens/);
+  // Buttons do the same.
+  await page.click('[data-step="forward"]');
+  await page.waitForFunction(() => document.querySelector('[data-role="step-lab"]')!.getAttribute('data-cursor') === '4');
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('Space plays one-token extends from the cursor and pauses', async () => {
+  const { page, errors } = await open();
+  await press(page, 'Home', 1);
+  await page.selectOption('[data-control="speed"]', '50');
+  await page.focus('[data-role="stepper"]');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => Number(document.querySelector('[data-role="step-lab"]')!.getAttribute('data-cursor')) >= 6, null, { timeout: 20_000 });
+  await page.focus('[data-role="stepper"]');
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => document.querySelector('[data-role="step-lab"]')!.getAttribute('data-idle') === 'true' && /play/.test(document.querySelector('[data-step="play"]')!.textContent ?? ''));
+  const c = Number(await attr(page, 'data-cursor'));
+  assert.ok(c >= 6, `cursor ${c}`);
+  assert.equal(await cacheLength(page), c);
+  // Every position from 2 on came from its own one-token extend.
+  const m = /(\d+) one-token extends, 0 chunked extends/.exec(await opText(page));
+  assert.ok(m, await opText(page));
+  assert.equal(Number(m[1]), c - 1);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('greedy generation streams lib/generate’s tokens, decodes them as the tokenizer does, reads the tool call; then fork back and discard', async () => {
+  const { page, errors, expect } = await open();
+  const T = expect.T;
+  const n = expect.greedy.length;
+  assert.equal(expect.greedyStopped, 'eos', 'the embedded model ends its turn within 100 tokens here');
+  assert.match((await page.textContent('[data-role="gen-real-note"]')) ?? '', /real output of the embedded tiny model/);
+  await page.click('[data-gen-mode="greedy"]');
+  await page.fill('[data-gen-field="maxNewTokens"]', '100');
+  await page.click('[data-role="gen-start"]');
+  await page.waitForSelector('[data-role="gen-status"]', { timeout: 60_000 });
+  assert.equal(await page.$eval('[data-role="gen-status"]', (e) => e.getAttribute('data-stopped')), 'eos');
+  assert.equal(await attr(page, 'data-length'), String(T + n));
+  assert.equal(await attr(page, 'data-gen-start'), String(T));
+  assert.deepEqual(await cacheIds(page), [...expect.ids, ...expect.greedy]);
+  const raw = await page.$eval('[data-role="gen-raw"]', (e) => e.textContent ?? '');
+  assert.equal(raw, tok.decode(expect.greedy, { skip_special_tokens: false }));
+  const names = await page.$$eval('[data-role="tool-name"]', (es) => es.map((e) => e.textContent));
+  assert.ok(names.length >= 1, `tool calls shown: ${names.length} (raw ${JSON.stringify(raw)})`);
+  assert.equal(names[0], JSON.parse(/<tool_call>\s*([\s\S]*?)\s*<\/tool_call>/.exec(raw)![1]!).name);
+  assert.equal(await page.locator('[data-role="tool-error"]').count(), 0);
+  assert.equal(await page.locator('[data-role="gen-think"]').count(), raw.includes('</think>') ? 1 : 0);
+  // The generated tokens are chips of the sequence, marked as generated and coloured by segment.
+  assert.equal(await page.locator('[data-role="step-tokens"] [data-step-index]').count(), T + n);
+  // Stepping back after generating is a fork; discarding returns to the prompt.
+  await press(page, 'ArrowLeft', T + n - 1);
+  assert.equal(await cacheLength(page), T + n - 1);
+  assert.match((await page.textContent('[data-role="actual-next"]')) ?? '', /Token the model generated next/);
+  await page.click('[data-role="gen-back"]');
+  await page.waitForFunction((t) => document.querySelector('[data-role="step-lab"]')!.getAttribute('data-length') === String(t), T);
+  assert.equal(await attr(page, 'data-cursor'), String(T));
+  assert.deepEqual(await cacheIds(page), expect.ids);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('Stop aborts a generation; the cache holds the prompt plus exactly the tokens made', async () => {
+  const { page, errors, expect } = await open();
+  await page.click('[data-gen-mode="greedy"]');
+  await page.fill('[data-gen-field="maxNewTokens"]', '1024');
+  // Click Stop from inside the page as soon as the third token is shown (before the model's end of turn).
+  await page.evaluate(() => {
+    const obs = new MutationObserver(() => {
+      const b = document.querySelector<HTMLButtonElement>('[data-role="gen-stop"]');
+      const made = Number(/^(\d+)/.exec(document.querySelector('[data-role="generation"] progress')?.getAttribute('value') ?? '')?.[1] ?? 0);
+      if (b && made >= 3) {
+        b.click();
+        obs.disconnect();
+      }
+    });
+    obs.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await page.click('[data-role="gen-start"]');
+  await page.waitForSelector('[data-role="gen-status"]', { timeout: 60_000 });
+  assert.equal(await page.$eval('[data-role="gen-status"]', (e) => e.getAttribute('data-stopped')), 'aborted');
+  const made = Number(await attr(page, 'data-length')) - expect.T;
+  assert.ok(made >= 3 && made < expect.greedy.length, `${made} tokens`);
+  assert.equal(await cacheLength(page), expect.T + made);
+  assert.deepEqual(await cacheIds(page), [...expect.ids, ...expect.greedy.slice(0, made)]);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('the Chinese interface', async () => {
+  const { page, errors } = await open('zh');
+  assert.equal(await page.textContent('[data-role="step-lab"] h2'), STRINGS['step.title'].zh);
+  assert.equal(await page.textContent('[data-role="generation"] h3'), STRINGS['step.genTitle'].zh);
+  assert.match((await page.textContent('[data-role="actual-next"]')) ?? '', /序列结束/);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
