@@ -15,6 +15,7 @@ import { divergingRgb, divergingTicks, makeDivergingScale, paintDiverging, poolS
 import { Legend } from './Legend';
 import { SEGMENT_COLORS } from './TokenView';
 import { useT } from './i18n';
+import { HeadSelect, LayerSelect, ScaleSelect } from './ViewSelects';
 
 export interface AbArmView {
   name: 'A' | 'B';
@@ -274,32 +275,9 @@ export const AbHeatmaps = memo(function AbHeatmaps({ a, b, alignment, width = 10
   return (
     <div style={{ display: 'grid', gap: 10 }} data-role="ab-heatmaps">
       <div style={{ display: 'flex', gap: 14, flexWrap: 'wrap', alignItems: 'center', fontSize: 14 }}>
-        <label>
-          {t('control.layer')}{' '}
-          <select data-control="ab-layer" value={l} onChange={(e) => setLayer(Number(e.target.value))}>
-            {Array.from({ length: L }, (_, i) => (
-              <option key={i} value={i}>{i}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('control.head')}{' '}
-          <select data-control="ab-head" value={String(head)} onChange={(e) => setHead(e.target.value === 'mean' || e.target.value === 'max' ? e.target.value : Number(e.target.value))}>
-            <option value="mean">{t('control.headMean')}</option>
-            <option value="max">{t('control.headMax')}</option>
-            {Array.from({ length: H }, (_, i) => (
-              <option key={i} value={i}>{i}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          {t('control.scale')}{' '}
-          <select data-control="ab-scale" value={kind} onChange={(e) => setKind(e.target.value as ScaleKind)}>
-            <option value="linear">{t('control.scaleLinear')}</option>
-            <option value="log">{t('control.scaleLog')}</option>
-            <option value="power">{t('control.scalePower')} (γ 0.5)</option>
-          </select>
-        </label>
+        <LayerSelect value={l} layers={L} onChange={setLayer} control="ab-layer" />
+        <HeadSelect value={head} heads={H} onChange={setHead} control="ab-head" />
+        <ScaleSelect value={kind} onChange={setKind} control="ab-scale" gammaNote={0.5} />
       </div>
       <p style={{ margin: 0, color: '#444', fontSize: 13, maxWidth: 1100 }}>{t('ab.heat.intro', { p: P, ta: Ta, tb: Tb, rowsA, rowsB, layer: l, head: headLabel })}</p>
       <div style={{ position: 'relative', display: 'grid', gap: 12 }} onPointerLeave={() => setHover(null)}>

@@ -22,13 +22,14 @@ import type { Vocab } from '../lib/prompt/vocab';
 import type { ChatRequest } from '../lib/scenarios/types';
 import { CATALOG } from '../lib/scenarios/catalog';
 import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
-import { customOf, customRef, type CustomScenario } from '../lib/state/store';
+import { customOf, type CustomScenario } from '../lib/state/store';
 import type { Analysed } from './Lab';
 import { AbHeatmaps, type AbArmView } from './AbHeatmaps';
 import { ARM_COLORS, axisMax, RegionBars } from './RegionBars';
 import { AbRegionPicker } from './AbRegionPicker';
 import { DecisionOutcomes, type GenProgress, type GenResult, type GenSettings } from './DecisionOutcomes';
 import { useLang, useT, type T } from './i18n';
+import { ScenarioOptions } from './ScenarioOptions';
 
 export interface AbLabProps {
   client: EngineClient;
@@ -316,24 +317,7 @@ export function AbLab({ client, analysed: _analysed, scenario, custom, generatio
     return { A: line(prepared.a.lastLogits), B: line(prepared.b.lastLogits) };
   }, [prepared, strings]);
 
-  const catalogOptions = (
-    <>
-      <optgroup label={t('scenario.builtin')}>
-        {CATALOG.map((e) => (
-          <option key={e.ref} value={e.ref}>{e.title[lang]}</option>
-        ))}
-      </optgroup>
-      {custom.length > 0 && (
-        <optgroup label={t('scenario.custom')}>
-          {custom.map((c) => (
-            <option key={c.id} value={customRef(c.id)} disabled={!c.lastGood}>
-              {c.name}{c.lastGood ? '' : ` (${t('ab.arms.noValidShort')})`}
-            </option>
-          ))}
-        </optgroup>
-      )}
-    </>
-  );
+  const catalogOptions = <ScenarioOptions custom={custom} validOnly />;
 
   const P = prepared?.alignment.sharedPrefix ?? 0;
   const dec = prepared?.alignment.decision;

@@ -1,8 +1,9 @@
 'use client';
 // Layer / head / scale / γ / colour-map / hide-sink controls; writes straight to the persisted view settings.
 import type { ViewSettings } from '../lib/state/store';
-import { COLORMAP_NAMES, type ColormapName, type ScaleKind } from '../lib/view/colormap';
+import { COLORMAP_NAMES, type ColormapName } from '../lib/view/colormap';
 import { useT } from './i18n';
+import { HeadSelect, LayerSelect, ScaleSelect } from './ViewSelects';
 
 export interface AttentionControlsProps {
   view: ViewSettings;
@@ -15,36 +16,9 @@ export function AttentionControls({ view, layers, heads, onChange }: AttentionCo
   const t = useT();
   return (
     <div data-role="attention-controls" style={{ display: 'flex', gap: 14, flexWrap: 'wrap', alignItems: 'center' }}>
-      <label>
-        {t('control.layer')}{' '}
-        <select data-control="layer" value={Math.min(view.layer, layers - 1)} onChange={(e) => onChange({ layer: Number(e.target.value) })}>
-          {Array.from({ length: layers }, (_, l) => (
-            <option key={l} value={l}>{l}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {t('control.head')}{' '}
-        <select
-          data-control="head"
-          value={String(view.head)}
-          onChange={(e) => onChange({ head: e.target.value === 'mean' || e.target.value === 'max' ? e.target.value : Number(e.target.value) })}
-        >
-          <option value="mean">{t('control.headMean')}</option>
-          <option value="max">{t('control.headMax')}</option>
-          {Array.from({ length: heads }, (_, h) => (
-            <option key={h} value={h}>{h}</option>
-          ))}
-        </select>
-      </label>
-      <label>
-        {t('control.scale')}{' '}
-        <select data-control="scale" value={view.scale} onChange={(e) => onChange({ scale: e.target.value as ScaleKind })}>
-          <option value="linear">{t('control.scaleLinear')}</option>
-          <option value="log">{t('control.scaleLog')}</option>
-          <option value="power">{t('control.scalePower')}</option>
-        </select>
-      </label>
+      <LayerSelect value={Math.min(view.layer, layers - 1)} layers={layers} onChange={(layer) => onChange({ layer })} />
+      <HeadSelect value={view.head} heads={heads} onChange={(head) => onChange({ head })} />
+      <ScaleSelect value={view.scale} onChange={(scale) => onChange({ scale })} />
       {view.scale === 'power' && (
         <label>
           {t('control.gamma')}{' '}

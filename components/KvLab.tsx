@@ -15,13 +15,14 @@ import { singleToken, type Vocab } from '../lib/prompt/vocab';
 import type { ChatRequest } from '../lib/scenarios/types';
 import { CATALOG } from '../lib/scenarios/catalog';
 import { PATTERN_CALLS, PATTERN_MODES, patternRun, type PatternMode } from '../lib/agent/patterns';
-import { customOf, customRef, type CustomScenario } from '../lib/state/store';
+import { customOf, type CustomScenario } from '../lib/state/store';
 import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
 import type { Analysed } from './Lab';
 import { KvDiffLegend, KvDiffMap } from './KvDiffMap';
 import { TokenView } from './TokenView';
-import { useLang, useT } from './i18n';
+import { useT } from './i18n';
 import { CacheEconomics } from './CacheEconomics';
+import { ScenarioOptions } from './ScenarioOptions';
 
 /** Differences at or below this count as floating-point noise (stated in the view). */
 const TOL = 1e-6;
@@ -75,7 +76,6 @@ function clientEngine(client: EngineClient, numLayers: number): KvEngine {
 
 export function KvLab({ client, analysed, vocab, layers, custom }: KvLabProps) {
   const t = useT();
-  const lang = useLang();
   const calls = analysed?.callPrompts ?? [];
   const [source, setSource] = useState<Source>({ kind: 'calls', call: 1 });
   const [mode, setMode] = useState<CompareMode>('shared');
@@ -290,24 +290,7 @@ export function KvLab({ client, analysed, vocab, layers, custom }: KvLabProps) {
             <label>
               {t('kv.otherScenario')}{' '}
               <select data-control="kv-other" value={source.ref} onChange={(e) => setSource({ kind: 'scenario', ref: e.target.value })}>
-                <optgroup label={t('scenario.builtin')}>
-                  {CATALOG.map((e) => (
-                    <option key={e.ref} value={e.ref}>
-                      {e.title[lang]}
-                    </option>
-                  ))}
-                </optgroup>
-                {custom.some((c) => c.lastGood) && (
-                  <optgroup label={t('scenario.custom')}>
-                    {custom
-                      .filter((c) => c.lastGood)
-                      .map((c) => (
-                        <option key={c.id} value={customRef(c.id)}>
-                          {c.name}
-                        </option>
-                      ))}
-                  </optgroup>
-                )}
+                <ScenarioOptions custom={custom} validOnly />
               </select>
             </label>
           )}

@@ -2,8 +2,9 @@
 // Built-in scenarios (and their variants) and the user's own, with copy / new / rename / delete.
 // New scenarios are always added, never written over an existing one.
 import { CATALOG } from '../lib/scenarios/catalog';
-import { customOf, customRef, type CustomScenario } from '../lib/state/store';
+import { customOf, type CustomScenario } from '../lib/state/store';
 import { useLang, useT } from './i18n';
+import { ScenarioOptions } from './ScenarioOptions';
 
 export interface ScenarioPickerProps {
   value: string;
@@ -26,22 +27,7 @@ export function ScenarioPicker({ value, custom, onChange, onCopy, onNew, onRenam
       <label>
         {t('scenario.label')}{' '}
         <select value={value} onChange={(e) => onChange(e.target.value)} style={{ maxWidth: 460 }}>
-          <optgroup label={t('scenario.builtin')}>
-            {CATALOG.map((e) => (
-              <option key={e.ref} value={e.ref}>
-                {e.title[lang]}
-              </option>
-            ))}
-          </optgroup>
-          {custom.length > 0 && (
-            <optgroup label={t('scenario.custom')}>
-              {custom.map((c) => (
-                <option key={c.id} value={customRef(c.id)}>
-                  {c.name}
-                </option>
-              ))}
-            </optgroup>
-          )}
+          <ScenarioOptions custom={custom} />
         </select>
       </label>
       <button data-role="scenario-copy" title={t('scenario.copyTitle')} onClick={() => onCopy(t('scenario.copyName', { name: currentName }))}>

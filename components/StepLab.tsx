@@ -26,6 +26,7 @@ import { Legend } from './Legend';
 import { StepTokens } from './StepTokens';
 import { TopPredictions } from './TopPredictions';
 import { useT, type T } from './i18n';
+import { HeadSelect, LayerSelect, ScaleSelect } from './ViewSelects';
 
 export interface StepLabProps {
   client: EngineClient;
@@ -430,35 +431,16 @@ export function StepLab({ client, analysed, vocab, generationConfig }: StepLabPr
         )}
 
         <div data-role="step-view-controls" style={{ display: 'flex', gap: 14, flexWrap: 'wrap', alignItems: 'center', fontSize: 13 }}>
-          <label>
-            {t('control.layer')}{' '}
-            <select data-control="layer" value={layerNow} onChange={(e) => {
-                layerChosen.current = true;
-                setLayer(Number(e.target.value));
-              }}>
-              {Array.from({ length: layers }, (_, l) => (
-                <option key={l} value={l}>{l}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('control.head')}{' '}
-            <select data-control="head" value={String(headNow)} onChange={(e) => setHead(e.target.value === 'mean' || e.target.value === 'max' ? e.target.value : Number(e.target.value))}>
-              <option value="mean">{t('control.headMean')}</option>
-              <option value="max">{t('control.headMax')}</option>
-              {Array.from({ length: heads }, (_, h) => (
-                <option key={h} value={h}>{h}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            {t('control.scale')}{' '}
-            <select data-control="scale" value={scaleKind} onChange={(e) => setScaleKind(e.target.value as ScaleKind)}>
-              <option value="linear">{t('control.scaleLinear')}</option>
-              <option value="log">{t('control.scaleLog')}</option>
-              <option value="power">{t('control.scalePower')}</option>
-            </select>
-          </label>
+          <LayerSelect
+            value={layerNow}
+            layers={layers}
+            onChange={(l) => {
+              layerChosen.current = true;
+              setLayer(l);
+            }}
+          />
+          <HeadSelect value={headNow} heads={heads} onChange={setHead} />
+          <ScaleSelect value={scaleKind} onChange={setScaleKind} />
           <label>
             {t('control.colours')}{' '}
             <select data-control="colormap" value={colormap} onChange={(e) => setColormap(e.target.value as ColormapName)}>

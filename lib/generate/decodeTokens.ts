@@ -4,6 +4,7 @@
 // prompts. Also the segment (think / answer / tool_call / template) of each generated token, so a growing
 // assistant turn can be coloured like a prompt. Pure: no DOM, no Node APIs.
 import { tokenBytes } from '../prompt/byteLevel';
+import { tokensFromBytes } from '../prompt/tokenText';
 import type { Role, Segment, Span, TokenInfo } from '../prompt/prompt';
 import type { Vocab } from '../prompt/vocab';
 import { END_OF_TURN } from './parseOutput';
@@ -41,20 +42,7 @@ export function tokenStringBytes(s: string): Uint8Array {
   }
 }
 
-function utf8Length(cp: number): number {
-  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
-
-/** Whether the bytes end inside a multi-byte UTF-8 character (its lead byte came, not all of the rest). */
-export function endsInsideCharacter(bytes: Uint8Array): boolean {
-  for (let back = 1; back <= Math.min(4, bytes.length); back++) {
-    const b = bytes[bytes.length - back]!;
-    if ((b & 0xc0) === 0x80) continue; // continuation byte: keep looking for the lead
-    const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return need > back;
-  }
-  return false;
-}
+export { endsInsideCharacter } from '../prompt/tokenText';
 
 export interface DecodedTokens {
   /** The ids' text (UTF-8 decoded; a character cut off at the end decodes as U+FFFD until the rest arrives). */
@@ -71,48 +59,9 @@ export function decodeTokens(strings: readonly string[], ids: readonly number[],
   const parts = ids.map((id) => {
     const s = strings[id];
     if (s === undefined || s === '') throw new Error(`token id ${id} is not in the vocabulary`);
-    return tokenStringBytes(s);
+    return { bytes: tokenStringBytes(s), special: special.has(id) };
   });
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const all = new Uint8Array(total);
-  const byteStarts: number[] = [];
-  let b = 0;
-  for (const p of parts) {
-    byteStarts.push(b);
-    all.set(p, b);
-    b += p.length;
-  }
-  const text = new TextDecoder().decode(all);
-  // Walk code points alongside the token byte offsets (both increase). Invalid bytes decode to U+FFFD, one
-  // per maximal invalid subsequence, so byte counting is exact only for valid UTF-8; on invalid input the
-  // walk is clamped to the text so that offsets stay in range.
-  let cpByte = 0;
-  let ci = 0;
-  const starts: number[] = [];
-  const mid: boolean[] = [];
-  for (const b0 of byteStarts) {
-    while (cpByte < b0 && ci < text.length) {
-      const cp = text.codePointAt(ci)!;
-      cpByte += utf8Length(cp);
-      ci += cp > 0xffff ? 2 : 1;
-    }
-    starts.push(ci);
-    mid.push(cpByte !== b0);
-  }
-  const cutTail = endsInsideCharacter(all);
-  const tokens = ids.map((id, t): TokenInfo => {
-    const start = starts[t]!;
-    const end = t + 1 < ids.length ? starts[t + 1]! : text.length;
-    return {
-      id,
-      text: text.slice(start, end),
-      bytes: parts[t]!.slice(),
-      start,
-      end,
-      partial: mid[t]! || (t + 1 < ids.length ? mid[t + 1]! : cutTail),
-      special: special.has(id),
-    };
-  });
+  const { tokens, text } = tokensFromBytes(ids, parts);
   return { text, tokens };
 }
 

@@ -14,7 +14,6 @@ export const abStrings = {
   'ab.arms.own': { en: 'your own pair', zh: '自选两个场景' },
   'ab.arms.same': { en: 'A and B are the same scenario: pick two different ones.', zh: 'A 和 B 是同一个场景：请选择两个不同的场景。' },
   'ab.arms.noValid': { en: '“{name}” has no valid version yet: fix its JSON in the editor, or pick another scenario.', zh: '“{name}”还没有有效版本：请在编辑器中修正其 JSON，或选择其他场景。' },
-  'ab.arms.noValidShort': { en: 'no valid version', zh: '无有效版本' },
   'ab.arms.prefillMs': { en: 'prefill {ms} ms', zh: '预填充 {ms} ms' },
   'ab.stage.render': { en: 'rendering both arms through the chat template…', zh: '正在用聊天模板渲染两组提示…' },
   'ab.stage.prefillA': { en: 'prefilling arm A (attention of every layer and head)…', zh: '正在预填充 A 组（每层每头的注意力）…' },

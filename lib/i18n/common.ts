@@ -26,6 +26,7 @@ export const commonStrings = {
   'scenario.newBlank': { en: 'new', zh: '新建' },
   'scenario.copyName': { en: '{name} (copy)', zh: '{name}（副本）' },
   'scenario.blankName': { en: 'my scenario', zh: '我的场景' },
+  'scenario.noValidShort': { en: 'no valid version', zh: '无有效版本' },
   'scenario.name': { en: 'name', zh: '名称' },
   'scenario.delete': { en: 'delete', zh: '删除' },
   'scenario.deleteConfirm': { en: 'Delete the scenario "{name}"? This cannot be undone.', zh: '删除场景“{name}”？此操作无法撤销。' },

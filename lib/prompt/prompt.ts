@@ -4,6 +4,7 @@ import type { ChatRequest } from '../scenarios/types';
 import { tokenBytes } from './byteLevel';
 import { layoutPieces, TOOLS_MESSAGE, type Piece, type Role, type Segment } from './layout';
 import { encodeText, renderRequest, renderToolJson, type RenderOptions, type Tokenizer } from './tokenizer';
+import { tokensFromBytes } from './tokenText';
 
 export type { Role, Segment } from './layout';
 export { TOOLS_MESSAGE, isStatusBar } from './layout';
@@ -90,45 +91,8 @@ function idBytes(tok: Tokenizer, id: number): { bytes: Uint8Array; special: bool
   return hit;
 }
 
-function utf8Length(cp: number): number {
-  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
-
 function tokenStage(tok: Tokenizer, ids: number[]): { tokens: TokenInfo[]; text: string; byteStarts: number[] } {
-  const parts = ids.map((id) => idBytes(tok, id));
-  const total = parts.reduce((s, p) => s + p.bytes.length, 0);
-  const all = new Uint8Array(total);
-  const byteStarts: number[] = [];
-  let b = 0;
-  for (const p of parts) {
-    byteStarts.push(b);
-    all.set(p.bytes, b);
-    b += p.bytes.length;
-  }
-  const text = new TextDecoder().decode(all);
-
-  // Walk code points alongside token byte offsets (both increase): a token starts at the first
-  // character whose first byte is at or after the token's first byte.
-  let cpByte = 0;
-  let ci = 0;
-  const starts: number[] = [];
-  const mid: boolean[] = [];
-  for (const b0 of byteStarts) {
-    while (cpByte < b0) {
-      const cp = text.codePointAt(ci)!;
-      cpByte += utf8Length(cp);
-      ci += cp > 0xffff ? 2 : 1;
-    }
-    starts.push(ci);
-    mid.push(cpByte !== b0);
-  }
-  const tokens = ids.map((id, t): TokenInfo => {
-    const start = starts[t]!;
-    const end = t + 1 < ids.length ? starts[t + 1]! : text.length;
-    const p = parts[t]!;
-    return { id, text: text.slice(start, end), bytes: p.bytes.slice(), start, end, partial: mid[t]! || (t + 1 < ids.length && mid[t + 1]!), special: p.special };
-  });
-  return { tokens, text, byteStarts };
+  return tokensFromBytes(ids, ids.map((id) => idBytes(tok, id)));
 }
 
 /** Spans from pieces: each token goes to the piece holding its first byte (a straddling token goes where it starts). */

@@ -1,0 +1,53 @@
+'use client';
+// The layer / head / scale pickers every attention view offers, labelled and translated in one place.
+import type { HeadReduction } from '../lib/analysis/attentionView';
+import type { ScaleKind } from '../lib/view/colormap';
+import { useT } from './i18n';
+
+export function LayerSelect({ value, layers, onChange, control = 'layer' }: { value: number; layers: number; onChange: (l: number) => void; control?: string }) {
+  const t = useT();
+  return (
+    <label>
+      {t('control.layer')}{' '}
+      <select data-control={control} value={value} onChange={(e) => onChange(Number(e.target.value))}>
+        {Array.from({ length: layers }, (_, l) => (
+          <option key={l} value={l}>{l}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function HeadSelect({ value, heads, onChange, control = 'head' }: { value: HeadReduction; heads: number; onChange: (h: HeadReduction) => void; control?: string }) {
+  const t = useT();
+  return (
+    <label>
+      {t('control.head')}{' '}
+      <select data-control={control} value={String(value)} onChange={(e) => onChange(e.target.value === 'mean' || e.target.value === 'max' ? e.target.value : Number(e.target.value))}>
+        <option value="mean">{t('control.headMean')}</option>
+        <option value="max">{t('control.headMax')}</option>
+        {Array.from({ length: heads }, (_, h) => (
+          <option key={h} value={h}>{h}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Linear / log / power; `gammaNote` appends the fixed γ when the view has no γ control of its own. */
+export function ScaleSelect({ value, onChange, control = 'scale', gammaNote }: { value: ScaleKind; onChange: (k: ScaleKind) => void; control?: string; gammaNote?: number }) {
+  const t = useT();
+  return (
+    <label>
+      {t('control.scale')}{' '}
+      <select data-control={control} value={value} onChange={(e) => onChange(e.target.value as ScaleKind)}>
+        <option value="linear">{t('control.scaleLinear')}</option>
+        <option value="log">{t('control.scaleLog')}</option>
+        <option value="power">
+          {t('control.scalePower')}
+          {gammaNote !== undefined ? ` (γ ${gammaNote})` : ''}
+        </option>
+      </select>
+    </label>
+  );
+}
