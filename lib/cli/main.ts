@@ -21,6 +21,9 @@ usage:
                   the status-bar A/B: shared prefix and its attention rows (identical by causality), attention
                   mass per region at each arm's decision position, call/refuse decisions over seeds 1…N
                   (sampled with the model's generation_config.json; default public/models/kvscope-tiny)
+  kvscope log     <file> [--alpha 0.1] [--window <tokens>] [--output-price <ratio>] [--json]
+                  an agent run log (result JSON with tracker_calls, a page capture of it, or a list of calls):
+                  context growth per call and what an append-only prefix cache would save
 
 scenarios: ${SCENARIOS.map((s) => (s.variants ? `${s.id} (variants: ${s.variants.map((v) => v.id).join(', ')})` : s.id)).join(', ')}
 
@@ -35,6 +38,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   patterns: async () => (await import('./patterns')).patterns,
   'kv-diff': async () => (await import('./kvDiff')).kvDiff,
   ab: async () => (await import('./ab')).ab,
+  log: async () => (await import('./log')).log,
 };
 
 /** Known user-facing error classes: their message is the whole story. */
