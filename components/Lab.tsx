@@ -20,6 +20,7 @@ import { createKvscopeStore, customOf, type KvscopeStore } from '../lib/state/st
 import { EMBEDDED_MODELS, type ModelCard } from '../lib/model/embedded';
 import { fetchModel } from '../lib/model/fetchModel';
 import { readVocab, type Vocab } from '../lib/prompt/vocab';
+import { applyShare, decodeShare, encodeShare, shareFromState } from '../lib/share/urlState';
 import { LangProvider, useT } from './i18n';
 import { Heatmap } from './Heatmap';
 import { Legend } from './Legend';
@@ -62,8 +63,26 @@ export function Lab() {
       storage: typeof window === 'undefined' ? { getItem: () => null, setItem: () => {}, removeItem: () => {} } : browserStorage(),
     }),
   );
+  // Settings from storage first, then a share link in the fragment (if any) applied on top: a shared custom
+  // scenario becomes a new scenario of the user's, never written over one. Only then does the model load.
+  const [booted, setBooted] = useState(false);
+  const [shareNote, setShareNote] = useState<ShareNote | null>(null);
   useEffect(() => {
-    void store.persist.rehydrate();
+    let live = true;
+    (async () => {
+      await store.persist.rehydrate();
+      if (/(^#|&)s=/.test(window.location.hash)) {
+        const d = await decodeShare(window.location.hash);
+        const r = d.ok ? applyShare(store.getState(), d.payload, Date.now()) : d;
+        if (r.ok) store.setState(r.state);
+        if (live) setShareNote(r.ok ? { kind: 'opened', lines: [...(d.ok ? d.notes : []), ...r.notes] } : { kind: 'error', lines: [r.error] });
+        window.history.replaceState(null, '', window.location.pathname + window.location.search);
+      }
+      if (live) setBooted(true);
+    })();
+    return () => {
+      live = false;
+    };
   }, [store]);
   const lang = useStore(store, (s) => s.lang);
   useEffect(() => {
@@ -71,12 +90,14 @@ export function Lab() {
   }, [lang]);
   return (
     <LangProvider lang={lang}>
-      <LabBody store={store} />
+      <LabBody store={store} booted={booted} shareNote={shareNote} setShareNote={setShareNote} />
     </LangProvider>
   );
 }
 
-function LabBody({ store }: { store: KvscopeStore }) {
+type ShareNote = { kind: 'opened' | 'copied' | 'error'; lines: string[] };
+
+function LabBody({ store, booted, shareNote, setShareNote }: { store: KvscopeStore; booted: boolean; shareNote: ShareNote | null; setShareNote: (n: ShareNote | null) => void }) {
   const t = useT();
   const s = useStore(store);
   const client = useRef<EngineClient | null>(null);
@@ -123,7 +144,7 @@ function LabBody({ store }: { store: KvscopeStore }) {
   // Load the chosen model once settings are read from storage (so a reload does not load the default first).
   useEffect(() => {
     const c = client.current;
-    if (!s.hydrated || !c) return;
+    if (!booted || !c) return;
     const model = EMBEDDED_MODELS.find((m) => m.id === s.model)!;
     let stale = false;
     setPhase({ kind: 'loading', stage: 'downloading', fraction: 0 });
@@ -142,7 +163,7 @@ function LabBody({ store }: { store: KvscopeStore }) {
     return () => {
       stale = true;
     };
-  }, [s.hydrated, s.model]);
+  }, [booted, s.model]);
 
   const custom = customOf(s, s.scenario);
   // The request the views show: a built-in scenario's, or the custom scenario's last valid version.
@@ -252,6 +273,34 @@ function LabBody({ store }: { store: KvscopeStore }) {
         onRename={s.renameCustom}
         onDelete={s.deleteCustom}
       />
+
+      <div style={{ display: 'flex', gap: 10, alignItems: 'baseline', flexWrap: 'wrap' }}>
+        <button
+          data-role="share-link"
+          title={t('share.title')}
+          onClick={async () => {
+            const p = shareFromState(store.getState());
+            const e = p.ok ? await encodeShare(p.payload) : p;
+            if (!e.ok) return setShareNote({ kind: 'error', lines: [e.error] });
+            const url = window.location.origin + window.location.pathname + e.fragment;
+            try {
+              await navigator.clipboard.writeText(url);
+              setShareNote({ kind: 'copied', lines: [url, ...(p.ok ? p.notes : [])] });
+            } catch {
+              setShareNote({ kind: 'copied', lines: [t('share.copyByHand'), url] });
+            }
+          }}
+        >
+          {t('share.button')}
+        </button>
+        {shareNote && (
+          <div role="status" data-role="share-note" data-kind={shareNote.kind} style={{ fontSize: 13, color: shareNote.kind === 'error' ? '#a00' : '#333', maxWidth: 1100, overflowWrap: 'anywhere' }}>
+            <strong>{t(shareNote.kind === 'opened' ? 'share.opened' : shareNote.kind === 'copied' ? 'share.copied' : 'share.error')}</strong>{' '}
+            {shareNote.lines.join(' · ')}{' '}
+            <button onClick={() => setShareNote(null)} aria-label={t('share.dismiss')} style={{ border: 'none', background: 'none', cursor: 'pointer' }}>✕</button>
+          </div>
+        )}
+      </div>
 
       {custom && (
         <section aria-label={t('section.editor')} style={{ display: 'grid', gap: 6 }}>

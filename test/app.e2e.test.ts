@@ -440,3 +440,43 @@ test('A/B tab: shared-prefix rows are identical on the tensors, and the decision
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+// ---- share links ---------------------------------------------------------------------------------------------
+
+test('a share link opens the same custom scenario and view as a new scenario in a fresh browser profile', async () => {
+  const page = await browser.context.newPage();
+  await openApp(page);
+  await page.selectOption('[data-role="scenario-picker"] select', 'beijing');
+  await page.waitForSelector('#status[data-ready="true"][data-tokens="17"]');
+  await page.click('[data-role="scenario-copy"]');
+  await page.waitForSelector('[data-role="request-editor"] textarea');
+  const edited = JSON.stringify({ messages: [{ role: 'user', content: '上海 的 天气 怎么样' }] }, null, 2);
+  await page.fill('[data-role="request-editor"] textarea', edited);
+  // Accepted as the last good version (the text and the request both hold it in the saved state).
+  await page.waitForFunction(() => (localStorage.getItem('kvscope:state') ?? '').split('上海').length - 1 >= 2);
+  await page.waitForSelector('#status[data-ready="true"]');
+  await page.selectOption('[data-control="layer"]', '2');
+  await page.click('[data-role="share-link"]');
+  const note = (await page.locator('[data-role="share-note"]').textContent()) ?? '';
+  const url = /https?:\/\/\S+#s=[\w-]+/.exec(note)?.[0];
+  assert.ok(url, `a link in: ${note}`);
+  const tokens = await page.getAttribute('#status', 'data-tokens');
+  await page.close();
+
+  // Another profile: nothing of the first one's storage.
+  const other = await launchChromium();
+  try {
+    const p2 = await other.context.newPage();
+    await p2.setViewportSize({ width: 1400, height: 1000 });
+    await p2.goto(url!);
+    await p2.waitForSelector('#status[data-ready="true"]', { timeout: 90_000 });
+    assert.equal(await p2.getAttribute('#status', 'data-tokens'), tokens);
+    assert.equal(await p2.inputValue('[data-control="layer"]'), '2');
+    assert.match(await p2.inputValue('[data-role="scenario-name"]'), /\(shared\)|（/);
+    assert.equal(JSON.parse(await p2.inputValue('[data-role="request-editor"] textarea')).messages[0].content, '上海 的 天气 怎么样');
+    // The fragment is cleared, so a reload does not open the link again.
+    assert.equal(new URL(p2.url()).hash, '');
+  } finally {
+    await other.close();
+  }
+});

@@ -34,6 +34,16 @@ export const commonStrings = {
     en: 'This scenario has no valid version yet: fix the JSON above and the views appear.',
     zh: '该场景还没有有效版本：修正上方的 JSON 后即可显示各视图。',
   },
+  'share.button': { en: 'copy share link', zh: '复制分享链接' },
+  'share.title': {
+    en: 'A link that opens this scenario and these view settings in another browser; a scenario of your own travels as its last valid version',
+    zh: '一个在其他浏览器中打开本场景和这些视图设置的链接；你自己的场景以其最后一个有效版本传递',
+  },
+  'share.copied': { en: 'Share link copied:', zh: '已复制分享链接：' },
+  'share.copyByHand': { en: 'the clipboard is not available; copy this link by hand:', zh: '剪贴板不可用；请手动复制此链接：' },
+  'share.opened': { en: 'Opened a shared link:', zh: '已打开分享链接：' },
+  'share.error': { en: 'Share link:', zh: '分享链接：' },
+  'share.dismiss': { en: 'dismiss', zh: '关闭' },
   'run.running': { en: 'running the model…', zh: '正在运行模型…' },
   'run.rendering': { en: 'rendering the chat template…', zh: '正在渲染聊天模板…' },
   'run.summary': {

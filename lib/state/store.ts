@@ -82,7 +82,8 @@ const SCALES: readonly ScaleKind[] = ['linear', 'log', 'power'];
 const isInt = (v: unknown, min = 0): v is number => typeof v === 'number' && Number.isInteger(v) && v >= min;
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function sanitizeView(v: unknown): ViewSettings {
+/** View settings made safe: each invalid or missing field takes its default (also used for shared links). */
+export function sanitizeView(v: unknown): ViewSettings {
   const d = DEFAULT_VIEW;
   if (!isObj(v)) return { ...d };
   const head = v.head === 'mean' || v.head === 'max' || isInt(v.head) ? (v.head as HeadReduction) : d.head;

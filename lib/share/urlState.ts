@@ -1,0 +1,372 @@
+// Shareable links: the scenario and view settings as compressed JSON in the URL fragment (`#s=…`).
+// JSON → deflate-raw (CompressionStream) → base64url. The fragment never reaches a server, and a link is
+// opened as a NEW named custom scenario, never over the user's own. Everything decoded is treated as
+// hostile: the size is checked before inflating, inflation is capped (zip bombs), and every field is
+// validated (the request by the one request validator, the view by the store's sanitiser).
+// Web-standard APIs only (CompressionStream, TextEncoder, btoa/atob): Node ≥ 20 and browsers alike.
+import type { ChatRequest } from '../scenarios/types';
+import { validateRequest, formatErrors, formatCount } from '../prompt/request';
+import { isScenarioRef } from '../scenarios/catalog';
+import { EMBEDDED_MODELS, DEFAULT_MODEL } from '../model/embedded';
+import {
+  customOf,
+  customRef,
+  sanitizeView,
+  DEFAULT_VIEW,
+  MAX_CUSTOM,
+  TABS,
+  type CustomScenario,
+  type PersistedState,
+  type Tab,
+  type ViewSettings,
+} from '../state/store';
+
+export const SHARE_VERSION = 1;
+export const SHARE_KEY = 's';
+
+/**
+ * Longest fragment (`#s=…`, in characters) we make or accept. Browsers take far longer URLs (Chrome ~2 MB),
+ * but much on the way does not: many servers and proxies refuse request lines over 8 KiB, and chat apps,
+ * mail clients and link shorteners cut or refuse long links (and the fragment is part of what they keep).
+ * 8,000 characters leaves room for the origin and path inside the common 8 KiB limit.
+ */
+export const MAX_FRAGMENT_CHARS = 8_000;
+/** Most bytes of JSON a fragment may inflate to (zip-bomb guard): deflate reaches ~1000:1, so 8 KB → ~8 MB. */
+export const MAX_INFLATED_BYTES = 2 * 1024 * 1024;
+const MAX_NAME_CHARS = 200;
+
+export type ShareScenario = { ref: string } | { name: string; request: ChatRequest };
+
+export interface SharePayload {
+  v: 1;
+  model: string;
+  tab: Tab;
+  view: ViewSettings;
+  /** A built-in scenario travels as its ref; a custom one as its name and validated request. */
+  scenario: ShareScenario;
+  selectedToken?: number;
+}
+
+export interface ShareLimits {
+  maxFragmentChars: number;
+  maxInflatedBytes: number;
+}
+const DEFAULTS: ShareLimits = { maxFragmentChars: MAX_FRAGMENT_CHARS, maxInflatedBytes: MAX_INFLATED_BYTES };
+
+export type EncodeResult = { ok: true; fragment: string; bytes: number } | { ok: false; error: string };
+export type DecodeResult = { ok: true; payload: SharePayload; notes: string[] } | { ok: false; error: string };
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+// ---------------------------------------------------------------------------------------------------
+// Payload from the app state
+
+/**
+ * The payload for what the page shows now. A custom scenario travels as its last valid request (never
+ * the editor text, which may be invalid); one that never validated cannot be shared.
+ */
+export function shareFromState(state: PersistedState): { ok: true; payload: SharePayload; notes: string[] } | { ok: false; error: string } {
+  const notes: string[] = [];
+  let scenario: ShareScenario;
+  const custom = customOf(state, state.scenario);
+  if (state.scenario.startsWith('custom:')) {
+    if (!custom) return { ok: false, error: `the selected scenario ${JSON.stringify(state.scenario)} no longer exists` };
+    if (!custom.lastGood) return { ok: false, error: `"${custom.name}" has never been a valid request, so there is nothing to share yet` };
+    const now = validateRequest(custom.text);
+    if (!now.ok || JSON.stringify(now.request) !== JSON.stringify(custom.lastGood)) {
+      notes.push(`the link carries the last valid version of "${custom.name}", not the current edit`);
+    }
+    scenario = { name: custom.name, request: custom.lastGood };
+  } else scenario = { ref: state.scenario };
+  const payload: SharePayload = { v: SHARE_VERSION, model: state.model, tab: state.tab, view: state.view, scenario };
+  if (state.selectedToken !== null) payload.selectedToken = state.selectedToken;
+  return { ok: true, payload, notes };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Bytes: deflate-raw and base64url
+
+async function drain(readable: ReadableStream<Uint8Array>, cap: number): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; over: true }> {
+  const reader = readable.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => {});
+      return { ok: false, over: true };
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return { ok: true, bytes: out };
+}
+
+/** Pushes `input` through a (de)compression stream; the write side runs concurrently so backpressure cannot stall it. */
+async function transform(stream: CompressionStream | DecompressionStream, input: Uint8Array<ArrayBuffer>, cap: number) {
+  const writer = stream.writable.getWriter();
+  const writing = writer.write(input).then(() => writer.close());
+  writing.catch(() => {}); // errors surface on the read side; never leave a rejection unhandled
+  const result = await drain(stream.readable as ReadableStream<Uint8Array>, cap);
+  if (result.ok) await writing;
+  return result;
+}
+
+export async function deflateRaw(input: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  const r = await transform(new CompressionStream('deflate-raw'), input, Number.MAX_SAFE_INTEGER);
+  if (!r.ok) throw new Error('unreachable');
+  return r.bytes;
+}
+
+/** Inflates, stopping as soon as the output passes `cap` bytes (null then). Throws on corrupt data. */
+export async function inflateRaw(input: Uint8Array<ArrayBuffer>, cap: number): Promise<Uint8Array | null> {
+  const r = await transform(new DecompressionStream('deflate-raw'), input, cap);
+  return r.ok ? r.bytes : null;
+}
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** Null unless the text is base64url (standard base64 `+/` and padding are tolerated). */
+export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
+  if (!/^[A-Za-z0-9\-_+/]*={0,2}$/.test(text)) return null;
+  const b64 = text.replace(/=+$/, '').replace(/-/g, '+').replace(/_/g, '/');
+  if (b64.length % 4 === 1) return null;
+  try {
+    const bin = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Encode
+
+function tooLong(chars: number, limit: number): string {
+  return (
+    `the share link would be ${formatCount(chars)} characters long; the limit is ${formatCount(limit)} ` +
+    `(servers, chat apps and mail clients cut or refuse longer links). Share a shorter scenario, or export the request as JSON instead.`
+  );
+}
+
+export async function encodeShare(payload: SharePayload, limits: Partial<ShareLimits> = {}): Promise<EncodeResult> {
+  const lim = { ...DEFAULTS, ...limits };
+  // Only what decodeShare accepts is encoded: a link that cannot be opened is never handed out.
+  const checked = checkPayload(payload);
+  if (!checked.ok) return { ok: false, error: `cannot share: ${checked.error}` };
+  const json = JSON.stringify(checked.payload);
+  const bytes = new TextEncoder().encode(json);
+  if (bytes.byteLength > lim.maxInflatedBytes) {
+    return { ok: false, error: `cannot share: the state is ${formatCount(bytes.byteLength)} bytes of JSON, over the limit of ${formatCount(lim.maxInflatedBytes)}` };
+  }
+  const fragment = `#${SHARE_KEY}=${toBase64Url(await deflateRaw(bytes))}`;
+  if (fragment.length > lim.maxFragmentChars) return { ok: false, error: tooLong(fragment.length, lim.maxFragmentChars) };
+  // The fragment is ASCII, so its characters are its bytes.
+  return { ok: true, fragment, bytes: fragment.length };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Decode
+
+/** The encoded value of `#s=…`, `s=…` or a bare value; other `&`-separated keys are ignored. */
+function fragmentValue(fragment: string): string | null {
+  const f = fragment.startsWith('#') ? fragment.slice(1) : fragment;
+  if (!f.includes('=')) return f;
+  for (const part of f.split('&')) {
+    const eq = part.indexOf('=');
+    if (eq >= 0 && part.slice(0, eq) === SHARE_KEY) return part.slice(eq + 1);
+  }
+  return null;
+}
+
+export async function decodeShare(fragment: string, limits: Partial<ShareLimits> = {}): Promise<DecodeResult> {
+  const lim = { ...DEFAULTS, ...limits };
+  const bad = (why: string): DecodeResult => ({ ok: false, error: `this share link cannot be opened: ${why}` });
+  if (typeof fragment !== 'string') return bad('no link data');
+  if (fragment.length > lim.maxFragmentChars) {
+    return bad(`it is ${formatCount(fragment.length)} characters long, over the limit of ${formatCount(lim.maxFragmentChars)}`);
+  }
+  const value = fragmentValue(fragment);
+  if (value === null) return bad(`it has no "${SHARE_KEY}=" part`);
+  if (value === '') return bad('it is empty');
+  let raw = value;
+  if (raw.includes('%')) {
+    try {
+      raw = decodeURIComponent(raw);
+    } catch {
+      return bad('it is not valid base64url (bad %-escape)');
+    }
+  }
+  const compressed = fromBase64Url(raw);
+  if (!compressed) return bad('it is not valid base64url (was the link cut or changed?)');
+  let inflated: Uint8Array | null;
+  try {
+    inflated = await inflateRaw(compressed, lim.maxInflatedBytes);
+  } catch {
+    return bad('the compressed data is corrupt (was the link cut or changed?)');
+  }
+  if (!inflated) return bad(`it inflates to more than ${formatCount(lim.maxInflatedBytes)} bytes`);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(inflated);
+  } catch {
+    return bad('the data is not UTF-8 text');
+  }
+  let value2: unknown;
+  try {
+    value2 = JSON.parse(text);
+  } catch {
+    return bad('the data is not valid JSON');
+  }
+  const checked = checkPayload(value2);
+  return checked.ok ? { ok: true, payload: checked.payload, notes: checked.notes } : bad(checked.error);
+}
+
+/**
+ * Validates a payload from anywhere. Errors: wrong shape or version, an unknown scenario ref, an invalid
+ * request (the validator's path-named errors). Settings that are invalid take their defaults, with a note.
+ */
+export function checkPayload(v: unknown): { ok: true; payload: SharePayload; notes: string[] } | { ok: false; error: string } {
+  const notes: string[] = [];
+  if (!isObj(v)) return { ok: false, error: 'the data is not a JSON object' };
+  if (v.v !== SHARE_VERSION) {
+    const newer = typeof v.v === 'number' && v.v > SHARE_VERSION;
+    return { ok: false, error: newer ? `it was made by a newer version of kvscope (format ${v.v}; this page reads ${SHARE_VERSION})` : `unknown format version ${JSON.stringify(v.v)}` };
+  }
+  const known = new Set(['v', 'model', 'tab', 'view', 'scenario', 'selectedToken']);
+  const extra = Object.keys(v).filter((k) => !known.has(k));
+  if (extra.length) notes.push(`ignored fields: ${extra.join(', ')}`);
+
+  // Scenario: the one thing a link must get right.
+  const s = v.scenario;
+  let scenario: ShareScenario;
+  if (!isObj(s)) return { ok: false, error: 'scenario: missing' };
+  if ('ref' in s) {
+    if (typeof s.ref !== 'string') return { ok: false, error: 'scenario.ref: expected a string' };
+    if (!isScenarioRef(s.ref)) return { ok: false, error: `scenario.ref: unknown scenario ${JSON.stringify(s.ref.slice(0, 80))}` };
+    scenario = { ref: s.ref };
+  } else if ('request' in s) {
+    if (typeof s.name !== 'string' || !s.name.trim()) return { ok: false, error: 'scenario.name: expected a non-empty string' };
+    const r = validateRequest(s.request);
+    if (!r.ok) {
+      const lines = formatErrors(r.errors).split('\n').map((l) => `scenario.request.${l}`);
+      return { ok: false, error: `the shared request is invalid:\n${lines.join('\n')}` };
+    }
+    for (const n of r.notes) notes.push(`request: ${n}`);
+    scenario = { name: s.name.trim().slice(0, MAX_NAME_CHARS), request: r.request };
+  } else return { ok: false, error: 'scenario: expected {"ref"} or {"name", "request"}' };
+
+  // Settings: a bad one falls back to its default rather than refusing the whole link.
+  let model = v.model;
+  if (typeof model !== 'string' || !EMBEDDED_MODELS.some((m) => m.id === model)) {
+    notes.push(`model ${JSON.stringify(model)} is not available here; the default model is used`);
+    model = undefined;
+  }
+  let tab = v.tab as Tab;
+  if (!TABS.includes(tab)) {
+    notes.push(`unknown tab ${JSON.stringify(v.tab)}; the first tab is shown`);
+    tab = TABS[0]!;
+  }
+  const view = sanitizeView(v.view);
+  if (!isObj(v.view)) notes.push('view settings missing; defaults are used');
+  else {
+    for (const k of Object.keys(DEFAULT_VIEW) as (keyof ViewSettings)[]) {
+      if (v.view[k] !== view[k]) notes.push(`view.${k}: invalid value ${JSON.stringify(v.view[k])}; the default is used`);
+    }
+  }
+  const payload: SharePayload = { v: SHARE_VERSION, model: typeof model === 'string' ? model : DEFAULT_MODEL, tab, view, scenario };
+  if (v.selectedToken !== undefined && v.selectedToken !== null) {
+    if (isInt(v.selectedToken)) payload.selectedToken = v.selectedToken;
+    else notes.push('selectedToken: not a token index; ignored');
+  }
+  return { ok: true, payload, notes };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Apply
+
+export type ApplyResult =
+  | { ok: true; state: PersistedState; notes: string[]; created: string | null }
+  | { ok: false; error: string };
+
+/** Key-order-independent JSON, to compare requests. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isObj(v)) {
+    return `{${Object.keys(v)
+      .filter((k) => v[k] !== undefined)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
+const SHARED_SUFFIX = / \(shared(?: \d+)?\)$/;
+
+/**
+ * The state after opening a link: settings applied and the scenario selected. A shared request becomes a
+ * NEW custom scenario ("<name> (shared)", fresh id) unless one with an identical request exists, which is
+ * selected instead. Existing custom scenarios are never changed or dropped: with MAX_CUSTOM already kept,
+ * the link is refused. Pure: the caller writes the state (`store.setState(result.state)`). The language is
+ * the user's own and is kept.
+ */
+export function applyShare(state: PersistedState, payload: SharePayload, now: number): ApplyResult {
+  const notes: string[] = [];
+  let scenario: string;
+  let custom: CustomScenario[] = state.custom;
+  let created: string | null = null;
+  const sc = payload.scenario;
+  if ('ref' in sc) scenario = sc.ref;
+  else {
+    const key = canonical(sc.request);
+    const same = state.custom.find((c) => c.lastGood && canonical(c.lastGood) === key);
+    if (same) {
+      scenario = customRef(same.id);
+      notes.push(`the shared request is already saved as "${same.name}"; that scenario is selected`);
+    } else {
+      if (state.custom.length >= MAX_CUSTOM) {
+        return { ok: false, error: `you already have ${MAX_CUSTOM} scenarios, the most kept; delete one to open this shared scenario` };
+      }
+      const ids = new Set(state.custom.map((c) => c.id));
+      let id = '';
+      for (let n = 0; !id || ids.has(id); n++) id = `s${Math.max(0, Math.floor(now)).toString(36)}${n.toString(36)}`;
+      const names = new Set(state.custom.map((c) => c.name));
+      const base = sc.name.replace(SHARED_SUFFIX, '').slice(0, MAX_NAME_CHARS - 20);
+      let name = `${base} (shared)`;
+      for (let n = 2; names.has(name); n++) name = `${base} (shared ${n})`;
+      custom = [...state.custom, { id, name, text: JSON.stringify(sc.request, null, 2), lastGood: sc.request, createdAt: now }];
+      scenario = customRef(id);
+      created = id;
+    }
+  }
+  return {
+    ok: true,
+    state: {
+      ...state,
+      model: payload.model,
+      tab: payload.tab,
+      view: { ...payload.view },
+      custom,
+      scenario,
+      selectedToken: payload.selectedToken ?? null,
+    },
+    notes,
+    created,
+  };
+}
