@@ -34,9 +34,7 @@ after(async () => {
 });
 
 test('the app loads the embedded model in the worker and paints the Vancouver heatmap', async () => {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await trackedPage();
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto(server.url + '/');
   await page.waitForSelector('[data-ready="true"]', { timeout: 60_000 });
@@ -115,6 +113,22 @@ async function cellPixel(page: Page, view: View, q: number, k: number): Promise<
   );
 }
 
+/** A new page of the shared profile, collecting uncaught page errors (each test asserts there are none). */
+async function trackedPage(): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  return { page, errors };
+}
+
+/** Opens the 北京 prompt (17 tokens) and makes an editable copy of it: the editor is then open. */
+async function copyBeijing(page: Page) {
+  await page.selectOption('[data-role="scenario-picker"] select', 'beijing');
+  await page.waitForSelector('#status[data-ready="true"][data-tokens="17"]');
+  await page.click('[data-role="scenario-copy"]');
+  await page.waitForSelector('[data-role="request-editor"] textarea');
+}
+
 /** Opens the app with empty storage (the browser profile is shared by the tests in this file). */
 async function openApp(page: Page) {
   await page.setViewportSize({ width: 1400, height: 1000 });
@@ -129,9 +143,7 @@ async function waitReady(page: Page) {
 }
 
 test('every built-in scenario: token count and heatmap pixels match the attention computed in Node', async () => {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await trackedPage();
   await openApp(page);
   for (const entry of CATALOG) {
     await page.selectOption('[data-role="scenario-picker"] select', entry.ref);
@@ -187,10 +199,7 @@ test('every built-in scenario: token count and heatmap pixels match the attentio
 test('custom scenario: an invalid edit shows the error at its line and keeps the last good views', async () => {
   const page = await browser.context.newPage();
   await openApp(page);
-  await page.selectOption('[data-role="scenario-picker"] select', 'beijing');
-  await page.waitForSelector('#status[data-ready="true"][data-tokens="17"]');
-  await page.click('[data-role="scenario-copy"]');
-  await page.waitForSelector('[data-role="request-editor"] textarea');
+  await copyBeijing(page);
   await waitReady(page);
   assert.equal(await page.getAttribute('#status', 'data-tokens'), '17');
   // A role the validator does not know: the error names the field and sits on that line.
@@ -220,9 +229,7 @@ test('custom scenario: an invalid edit shows the error at its line and keeps the
 // ---- persistence across reloads and worker crashes -----------------------------------------------------
 
 test('language, model, view settings and custom scenarios survive a reload and a worker crash', async () => {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await trackedPage();
   await openApp(page);
   await page.click('button[data-lang="zh"]');
   await page.selectOption('[data-control="layer"]', '2');
@@ -317,9 +324,7 @@ test('switching to 简体中文 leaves no English label on the page', async () =
 
 test('without cross-origin isolation (a plain static host) the app still runs, on one thread', async () => {
   const plain = await serveStatic({ '/': 'out' }, { isolated: false });
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await trackedPage();
   try {
     await page.goto(plain.url + '/');
     assert.equal(await page.evaluate(() => crossOriginIsolated), false);
@@ -338,9 +343,7 @@ test('without cross-origin isolation (a plain static host) the app still runs, o
 // ---- the KV-cache lab --------------------------------------------------------------------------------
 
 test('KV lab: consecutive calls share their prefix; a one-token edit changes layer 0 only at that position', async () => {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await trackedPage();
   await openApp(page);
   await page.click('button[data-tab="kv"]');
   // Vancouver: call 2 continues call 1 (268 tokens), so all 268 positions are reused.
@@ -385,9 +388,7 @@ test('KV lab: consecutive calls share their prefix; a one-token edit changes lay
 // ---- stepping and generation ---------------------------------------------------------------------------
 
 test('Step tab: the cursor steps back (fork) and forward (one extend) on the worker cache, and greedy generation streams', async () => {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await trackedPage();
   await openApp(page);
   await page.click('button[data-tab="step"]');
   await page.waitForSelector('[data-role="step-lab"][data-cursor="478"][data-idle="true"]', { timeout: 60_000 });
@@ -414,9 +415,7 @@ test('A/B tab: shared-prefix rows are identical on the tensors, and the decision
   const cli = await kvscope('ab', '--scenario', 'xfinity', '--seeds', '5', '--json');
   assert.equal(cli.code, 0, cli.stderr);
   const want = (JSON.parse(cli.stdout) as { arms: { arm: string; decisions: { call: number; refuse: number } }[] }).arms;
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
+  const { page, errors } = await trackedPage();
   await openApp(page);
   await page.click('button[data-tab="ab"]');
   await page.waitForSelector('[data-role="ab-alignment"][data-shared-prefix="611"]', { timeout: 60_000 });
@@ -446,10 +445,7 @@ test('A/B tab: shared-prefix rows are identical on the tensors, and the decision
 test('a share link opens the same custom scenario and view as a new scenario in a fresh browser profile', async () => {
   const page = await browser.context.newPage();
   await openApp(page);
-  await page.selectOption('[data-role="scenario-picker"] select', 'beijing');
-  await page.waitForSelector('#status[data-ready="true"][data-tokens="17"]');
-  await page.click('[data-role="scenario-copy"]');
-  await page.waitForSelector('[data-role="request-editor"] textarea');
+  await copyBeijing(page);
   const edited = JSON.stringify({ messages: [{ role: 'user', content: '上海 的 天气 怎么样' }] }, null, 2);
   await page.fill('[data-role="request-editor"] textarea', edited);
   // Accepted as the last good version (the text and the request both hold it in the saved state).
