@@ -9,6 +9,10 @@ import { kvStrings } from './kv';
 import { economicsStrings } from './economics';
 import { abStrings } from './ab';
 import { stepStrings } from './step';
+import { exportStrings } from './export';
+import { runlogStrings } from './runlog';
+import { importedStrings } from './imported';
+import { dataStrings } from './data';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -22,6 +26,10 @@ export const STRINGS = {
   ...economicsStrings,
   ...abStrings,
   ...stepStrings,
+  ...exportStrings,
+  ...runlogStrings,
+  ...importedStrings,
+  ...dataStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;
