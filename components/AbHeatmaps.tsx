@@ -12,6 +12,8 @@ import { decisionRowDiff } from '../lib/analysis/abArms';
 import { makeScale, paintRgba, type ScaleKind } from '../lib/view/colormap';
 import { finiteMax, poolMax, rowBlock } from '../lib/view/abRaster';
 import { divergingRgb, divergingTicks, makeDivergingScale, paintDiverging, poolSignedColumns, type DivergingScale } from '../lib/view/diverging';
+import { matrixJson } from '../lib/export';
+import { ExportFrame } from './ExportFrame';
 import { Legend } from './Legend';
 import { SEGMENT_COLORS } from './TokenView';
 import { useT } from './i18n';
@@ -271,6 +273,45 @@ export const AbHeatmaps = memo(function AbHeatmaps({ a, b, alignment, width = 10
       </div>
     );
   const markerLeft = GUTTER + (P / keys) * width;
+  // The rows drawn, per arm (query rows from the shared prefix on × the common key axis; null where a key is
+  // in the row's future or past the arm's end), with the view's settings and one colour range.
+  const rowsJson = () => ({
+    kind: 'ab-attention-rows',
+    layer: l,
+    head,
+    scale: kind,
+    gamma: kind === 'power' ? scale.gamma : 1,
+    colormap: MAP,
+    range: { min: scale.min, max: scale.max },
+    sharedPrefix: P,
+    keys,
+    arms: [
+      { arm: a, block: blocks.a, T: Ta },
+      { arm: b, block: blocks.b, T: Tb },
+    ].map(({ arm, block, T }) => {
+      const fromRow = Math.min(P, T);
+      return { name: arm.name, title: arm.title, fromRow, rows: T - fromRow, tokens: arm.labels, spans: arm.prompt.spans, matrix: matrixJson(block, T - fromRow, keys) };
+    }),
+  });
+  // The difference view: A's and B's decision rows and B − A per layer over the shared keys.
+  const diffJson = () =>
+    diff && {
+      kind: 'ab-decision-diff',
+      head,
+      sharedPrefix: P,
+      queries: { A: Ta - 1, B: Tb - 1 },
+      layers: diff.layers,
+      keys: diff.keys,
+      gamma: diffGamma,
+      maxAbs: diff.maxAbs,
+      at: diff.at,
+      tokens: a.labels.slice(0, diff.keys),
+      sumA: diff.sumA,
+      sumB: diff.sumB,
+      diff: matrixJson(diff.diff, diff.layers, diff.keys),
+      a: matrixJson(diff.a, diff.layers, diff.keys),
+      b: matrixJson(diff.b, diff.layers, diff.keys),
+    };
 
   return (
     <div style={{ display: 'grid', gap: 10 }} data-role="ab-heatmaps">
@@ -280,78 +321,82 @@ export const AbHeatmaps = memo(function AbHeatmaps({ a, b, alignment, width = 10
         <ScaleSelect value={kind} onChange={setKind} control="ab-scale" gammaNote={0.5} />
       </div>
       <p style={{ margin: 0, color: '#444', fontSize: 13, maxWidth: 1100 }}>{t('ab.heat.intro', { p: P, ta: Ta, tb: Tb, rowsA, rowsB, layer: l, head: headLabel })}</p>
-      <div style={{ position: 'relative', display: 'grid', gap: 12 }} onPointerLeave={() => setHover(null)}>
-        <ArmRows arm={a} block={blocks.a} fromRow={Math.min(P, Ta)} keys={keys} rowPx={rowPx} width={width} paint={paint} onHover={setHover} />
-        <ArmRows arm={b} block={blocks.b} fromRow={Math.min(P, Tb)} keys={keys} rowPx={rowPx} width={width} paint={paint} onHover={setHover} />
-        <div aria-hidden style={{ position: 'absolute', left: markerLeft, top: 0, bottom: 18, width: 0, borderLeft: '2px dashed #d00', pointerEvents: 'none' }} />
-        <div style={{ position: 'relative', height: 16, marginLeft: GUTTER, width, fontSize: 11, color: '#333' }}>
-          {keyTicks(keys).map((k) => (
-            <span key={k} style={{ position: 'absolute', left: (k / keys) * width, transform: 'translateX(-50%)' }}>{k}</span>
-          ))}
-          <span style={{ position: 'absolute', right: 0, top: 14 }}>{t('ab.heat.keyAxis')}</span>
-        </div>
-        {tip(hover)}
-      </div>
-      <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', alignItems: 'flex-end', marginLeft: GUTTER, marginTop: 8 }}>
-        <Legend scale={scale} map={MAP} />
-        <div style={{ fontSize: 12, color: '#333', maxWidth: 520 }}>
-          <div>
-            <span style={{ display: 'inline-block', width: 18, borderTop: '2px dashed #d00', verticalAlign: 'middle', marginRight: 6 }} />
-            {t('ab.heat.marker', { p: P })}
+      <ExportFrame name={`ab-rows-L${l}-${head}`} title={t('export.caption.abRows', { layer: l, head: headLabel })} json={rowsJson} bodyStyle={{ display: 'grid', gap: 10 }}>
+        <div style={{ position: 'relative', display: 'grid', gap: 12 }} onPointerLeave={() => setHover(null)}>
+          <ArmRows arm={a} block={blocks.a} fromRow={Math.min(P, Ta)} keys={keys} rowPx={rowPx} width={width} paint={paint} onHover={setHover} />
+          <ArmRows arm={b} block={blocks.b} fromRow={Math.min(P, Tb)} keys={keys} rowPx={rowPx} width={width} paint={paint} onHover={setHover} />
+          <div aria-hidden style={{ position: 'absolute', left: markerLeft, top: 0, bottom: 18, width: 0, borderLeft: '2px dashed #d00', pointerEvents: 'none' }} />
+          <div style={{ position: 'relative', height: 16, marginLeft: GUTTER, width, fontSize: 11, color: '#333' }}>
+            {keyTicks(keys).map((k) => (
+              <span key={k} style={{ position: 'absolute', left: (k / keys) * width, transform: 'translateX(-50%)' }}>{k}</span>
+            ))}
+            <span style={{ position: 'absolute', right: 0, top: 14 }}>{t('ab.heat.keyAxis')}</span>
           </div>
-          <div>
-            <span style={{ display: 'inline-block', width: 12, height: 10, background: 'rgb(224,224,224)', border: '1px solid #999', marginRight: 6 }} />
-            {t('ab.heat.masked')}
-          </div>
-          <div>{t('ab.heat.sameScale', { max: scale.max.toPrecision(3) })}</div>
+          {tip(hover)}
         </div>
-      </div>
-      <div style={{ marginLeft: GUTTER }}>
-        <SegmentKey prompts={[a.prompt, b.prompt]} />
-      </div>
+        <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', alignItems: 'flex-end', marginLeft: GUTTER, marginTop: 8 }}>
+          <Legend scale={scale} map={MAP} />
+          <div style={{ fontSize: 12, color: '#333', maxWidth: 520 }}>
+            <div>
+              <span style={{ display: 'inline-block', width: 18, borderTop: '2px dashed #d00', verticalAlign: 'middle', marginRight: 6 }} />
+              {t('ab.heat.marker', { p: P })}
+            </div>
+            <div>
+              <span style={{ display: 'inline-block', width: 12, height: 10, background: 'rgb(224,224,224)', border: '1px solid #999', marginRight: 6 }} />
+              {t('ab.heat.masked')}
+            </div>
+            <div>{t('ab.heat.sameScale', { max: scale.max.toPrecision(3) })}</div>
+          </div>
+        </div>
+        <div style={{ marginLeft: GUTTER }}>
+          <SegmentKey prompts={[a.prompt, b.prompt]} />
+        </div>
+      </ExportFrame>
 
       <h4 style={{ margin: '12px 0 0', fontSize: 14 }}>{t('ab.diff.title')}</h4>
       <p style={{ margin: 0, color: '#444', fontSize: 13, maxWidth: 1100 }}>{t('ab.diff.intro', { p: P, qa: Ta - 1, qb: Tb - 1, head: headLabel })}</p>
       {diff && diffWidth >= 1 ? (
-        <div style={{ position: 'relative' }} onPointerLeave={() => setDiffHover(null)}>
-          <div style={{ display: 'flex', alignItems: 'flex-start' }}>
-            <div style={{ width: GUTTER, flex: '0 0 auto', fontSize: 12, color: '#333' }}>
-              {Array.from({ length: diff.layers }, (_, i) => (
-                <div key={i} style={{ height: 16, lineHeight: '16px', fontWeight: i === l ? 600 : 400 }}>{t('ab.diff.layerRow', { layer: i })}</div>
-              ))}
+        <ExportFrame name={`ab-decision-diff-${head}`} title={t('export.caption.abDiff', { head: headLabel })} json={diffJson}>
+          <div style={{ position: 'relative' }} onPointerLeave={() => setDiffHover(null)}>
+            <div style={{ display: 'flex', alignItems: 'flex-start' }}>
+              <div style={{ width: GUTTER, flex: '0 0 auto', fontSize: 12, color: '#333' }}>
+                {Array.from({ length: diff.layers }, (_, i) => (
+                  <div key={i} style={{ height: 16, lineHeight: '16px', fontWeight: i === l ? 600 : 400 }}>{t('ab.diff.layerRow', { layer: i })}</div>
+                ))}
+              </div>
+              <div>
+                <SegmentBand prompt={a.prompt} keys={P} width={diffWidth} />
+                <canvas
+                  ref={diffRef}
+                  data-role="ab-diff"
+                  data-layers={diff.layers}
+                  data-keys={diff.keys}
+                  data-max={diff.maxAbs}
+                  onPointerMove={onDiffMove}
+                  style={{ display: 'block', width: diffWidth, height: diff.layers * 16, imageRendering: 'pixelated', marginTop: 2, cursor: 'crosshair' }}
+                />
+              </div>
             </div>
-            <div>
-              <SegmentBand prompt={a.prompt} keys={P} width={diffWidth} />
-              <canvas
-                ref={diffRef}
-                data-role="ab-diff"
-                data-layers={diff.layers}
-                data-keys={diff.keys}
-                data-max={diff.maxAbs}
-                onPointerMove={onDiffMove}
-                style={{ display: 'block', width: diffWidth, height: diff.layers * 16, imageRendering: 'pixelated', marginTop: 2, cursor: 'crosshair' }}
-              />
+            {tip(diffHover)}
+            <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', alignItems: 'flex-end', marginLeft: GUTTER, marginTop: 8 }}>
+              <DivergingLegend scale={dScale} width={360} caption={t('ab.diff.legend')} />
+              <label style={{ fontSize: 12 }}>
+                <input type="checkbox" checked={diffGamma !== 1} onChange={(e) => setDiffGamma(e.target.checked ? 0.5 : 1)} /> {t('ab.diff.lift')}
+              </label>
+              <div style={{ fontSize: 12, color: '#333', maxWidth: 560 }}>
+                {t('ab.diff.max', {
+                  max: diff.maxAbs.toPrecision(3),
+                  layer: diff.at?.layer ?? 0,
+                  k: diff.at?.key ?? 0,
+                  label: a.labels[diff.at?.key ?? 0] ?? '',
+                })}
+                {diff.sumA.map((sa, i) => (
+                  <div key={i}>{t('ab.diff.sums', { layer: i, a: (100 * sa).toFixed(1), b: (100 * diff.sumB[i]!).toFixed(1) })}</div>
+                ))}
+              </div>
             </div>
           </div>
-          {tip(diffHover)}
-          <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', alignItems: 'flex-end', marginLeft: GUTTER, marginTop: 8 }}>
-            <DivergingLegend scale={dScale} width={360} caption={t('ab.diff.legend')} />
-            <label style={{ fontSize: 12 }}>
-              <input type="checkbox" checked={diffGamma !== 1} onChange={(e) => setDiffGamma(e.target.checked ? 0.5 : 1)} /> {t('ab.diff.lift')}
-            </label>
-            <div style={{ fontSize: 12, color: '#333', maxWidth: 560 }}>
-              {t('ab.diff.max', {
-                max: diff.maxAbs.toPrecision(3),
-                layer: diff.at?.layer ?? 0,
-                k: diff.at?.key ?? 0,
-                label: a.labels[diff.at?.key ?? 0] ?? '',
-              })}
-              {diff.sumA.map((sa, i) => (
-                <div key={i}>{t('ab.diff.sums', { layer: i, a: (100 * sa).toFixed(1), b: (100 * diff.sumB[i]!).toFixed(1) })}</div>
-              ))}
-            </div>
-          </div>
-        </div>
+        </ExportFrame>
       ) : (
         <div style={{ color: '#555' }}>{t('ab.diff.none')}</div>
       )}

@@ -36,6 +36,11 @@ export interface HeatmapProps {
   spans?: Span[];
   /** CSS pixels of the drawn square. */
   px?: number;
+  /**
+   * Tooltip text for a NaN cell on or below the diagonal (e.g. a row an imported file does not contain); such
+   * cells are drawn in the masked colour. Without it the tooltip prints the value as for any other cell.
+   */
+  absentText?: string;
 }
 
 /** Thickness of the segment bands, gap between band and matrix, and the left gutter for the axis label (CSS px). */
@@ -124,7 +129,7 @@ function bandText(t: T, spans: Span[], tok: number): string | null {
   return `${head}\n${t('heatmap.bandSegment', { segment: t(`segment.${s.segment}`), a: s.start, b: s.end - 1 })}`;
 }
 
-export function Heatmap({ matrix, size, labels, scale, map, spans, px = 640 }: HeatmapProps) {
+export function Heatmap({ matrix, size, labels, scale, map, spans, px = 640, absentText }: HeatmapProps) {
   const t = useT();
   const canvasRef = useRef<HTMLCanvasElement>(null);
   const topRef = useRef<HTMLCanvasElement>(null);
@@ -398,7 +403,11 @@ export function Heatmap({ matrix, size, labels, scale, map, spans, px = 640 }: H
               }}
             >
               {`${tipWord(t('heatmap.tipQuery'))} ${cell.q} ${labels[cell.q] ?? ''}\n${tipWord(t('heatmap.tipKey'))} ${cell.k} ${labels[cell.k] ?? ''}\n${
-                cell.k > cell.q ? t('heatmap.tipMasked') : t('heatmap.tipWeight', { w: matrix[cell.q * size + cell.k]!.toPrecision(6) })
+                cell.k > cell.q
+                  ? t('heatmap.tipMasked')
+                  : absentText !== undefined && Number.isNaN(matrix[cell.q * size + cell.k])
+                    ? absentText
+                    : t('heatmap.tipWeight', { w: matrix[cell.q * size + cell.k]!.toPrecision(6) })
               }`}
             </div>
           )}

@@ -17,7 +17,9 @@ import { CATALOG } from '../lib/scenarios/catalog';
 import { PATTERN_CALLS, PATTERN_MODES, patternRun, type PatternMode } from '../lib/agent/patterns';
 import { customOf, type CustomScenario } from '../lib/state/store';
 import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
+import { matrixJson } from '../lib/export';
 import type { Analysed } from './Lab';
+import { ExportFrame } from './ExportFrame';
 import { KvDiffLegend, KvDiffMap } from './KvDiffMap';
 import { TokenView } from './TokenView';
 import { useT } from './i18n';
@@ -392,27 +394,52 @@ export function KvLab({ client, analysed, vocab, layers, custom }: KvLabProps) {
                   : t('kv.sweepDone', { total: facts.recomputedEntries, tokens: facts.recomputedTokens, layers: facts.layers })}
               </span>
             </div>
-            <KvDiffMap
-              title={t('kv.mapK')}
-              delta={shown.maxK}
-              layers={shown.layers}
-              positions={shown.positions}
-              tol={TOL}
-              max={max}
-              prefix={prefixIndex}
-              sweep={fraction < 1 ? { from: prefixIndex, fraction } : null}
-            />
-            <KvDiffMap
-              title={t('kv.mapV')}
-              delta={shown.maxV}
-              layers={shown.layers}
-              positions={shown.positions}
-              tol={TOL}
-              max={max}
-              prefix={prefixIndex}
-              sweep={fraction < 1 ? { from: prefixIndex, fraction } : null}
-            />
-            <KvDiffLegend tol={TOL} max={max} />
+            <ExportFrame
+              name={`kv-diff-${result.mode}-${alignment}`}
+              title={t('export.caption.kvDiff', { tol: TOL })}
+              bodyStyle={{ display: 'grid', gap: 10 }}
+              json={() => ({
+                kind: 'kv-diff',
+                mode: result.mode,
+                alignment,
+                tol: TOL,
+                max,
+                prefix: result.prefix,
+                prefixIndex,
+                layers: shown.layers,
+                positions: shown.positions,
+                sweep: fraction < 1 ? { from: prefixIndex, fraction } : null,
+                pairs: { a: shown.a, b: shown.b },
+                tokens: { a: result.aLabels, b: result.bLabels },
+                perLayer: shown.perLayer,
+                maxK: matrixJson(shown.maxK, shown.layers, shown.positions),
+                maxV: matrixJson(shown.maxV, shown.layers, shown.positions),
+                bitEqual: Array.from({ length: shown.layers }, (_, l) => Array.from(shown.bitEqual.subarray(l * shown.positions, (l + 1) * shown.positions))),
+                facts,
+              })}
+            >
+              <KvDiffMap
+                title={t('kv.mapK')}
+                delta={shown.maxK}
+                layers={shown.layers}
+                positions={shown.positions}
+                tol={TOL}
+                max={max}
+                prefix={prefixIndex}
+                sweep={fraction < 1 ? { from: prefixIndex, fraction } : null}
+              />
+              <KvDiffMap
+                title={t('kv.mapV')}
+                delta={shown.maxV}
+                layers={shown.layers}
+                positions={shown.positions}
+                tol={TOL}
+                max={max}
+                prefix={prefixIndex}
+                sweep={fraction < 1 ? { from: prefixIndex, fraction } : null}
+              />
+              <KvDiffLegend tol={TOL} max={max} />
+            </ExportFrame>
             <p style={{ margin: 0, color: '#555', fontSize: 12, maxWidth: 980 }}>{t('kv.mapNote')}</p>
           </div>
         )}

@@ -35,6 +35,10 @@ import { KvLab } from './KvLab';
 import { StepLab } from './StepLab';
 import { AbLab } from './AbLab';
 import type { Tab } from '../lib/state/store';
+import { DataLab, ImportNoteView } from './DataLab';
+import { ExportFrame } from './ExportFrame';
+import { heatmapViewJson } from '../lib/export/heatmapView';
+import { useImports } from './useImports';
 
 export interface Analysed {
   run: Run;
@@ -111,6 +115,20 @@ function LabBody({ store, booted, shareNote, setShareNote }: { store: KvscopeSto
   const [runError, setRunError] = useState<string | null>(null);
   const [workerNote, setWorkerNote] = useState<{ kind: 'restarted' | 'failed'; reason: string } | null>(null);
   const [epoch, setEpoch] = useState(0);
+  const imports = useImports(store);
+  const [dragging, setDragging] = useState(false);
+
+  // ?url=<file> imports that file once on opening (then leaves the address bar, so a reload does not repeat it).
+  useEffect(() => {
+    if (!booted) return;
+    const params = new URLSearchParams(window.location.search);
+    const url = params.get('url');
+    if (!url) return;
+    params.delete('url');
+    const rest = params.toString();
+    window.history.replaceState(null, '', window.location.pathname + (rest ? `?${rest}` : '') + window.location.hash);
+    void imports.importUrl(url);
+  }, [booted]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // One worker for the page's lifetime; a crash restarts it (the client replays the cache) and we re-run.
   useEffect(() => {
@@ -230,7 +248,27 @@ function LabBody({ store, booted, shareNote, setShareNote }: { store: KvscopeSto
   const headLabel = head === 'mean' ? t('head.mean') : head === 'max' ? t('head.max') : t('head.one', { head });
 
   return (
-    <main style={{ padding: '12px 20px 40px', display: 'grid', gap: 14, maxWidth: 1400 }}>
+    <main
+      style={{ padding: '12px 20px 40px', display: 'grid', gap: 14, maxWidth: 1400, position: 'relative' }}
+      // Files dropped anywhere on the page are imported (request bodies, run logs, attention files).
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={(e) => e.currentTarget === e.target && setDragging(false)}
+      onDrop={(e) => {
+        if (!e.dataTransfer.files.length) return;
+        e.preventDefault();
+        setDragging(false);
+        void imports.importFiles(e.dataTransfer.files);
+      }}
+    >
+      {dragging && (
+        <div data-role="drop-overlay" style={{ position: 'fixed', inset: 0, background: 'rgba(68,119,170,0.15)', border: '4px dashed #4477AA', display: 'grid', placeItems: 'center', fontSize: 20, zIndex: 50, pointerEvents: 'none' }}>
+          <span style={{ background: '#fff', padding: '10px 18px', borderRadius: 6 }}>{t('data.dropOverlay')}</span>
+        </div>
+      )}
       <header style={{ display: 'flex', gap: 16, alignItems: 'baseline', flexWrap: 'wrap' }}>
         <h1 style={{ margin: 0, fontSize: 22 }}>kvscope</h1>
         <span style={{ color: '#555', flex: 1 }}>{t('app.tagline')}</span>
@@ -302,6 +340,8 @@ function LabBody({ store, booted, shareNote, setShareNote }: { store: KvscopeSto
         )}
       </div>
 
+      {imports.note && <ImportNoteView note={imports.note} onDismiss={() => imports.setNote(null)} onOpenAnyway={imports.openAnyway} />}
+
       {custom && (
         <section aria-label={t('section.editor')} style={{ display: 'grid', gap: 6 }}>
           <h2 style={{ fontSize: 16, margin: 0 }}>{t('section.editor')}</h2>
@@ -359,8 +399,30 @@ function LabBody({ store, booted, shareNote, setShareNote }: { store: KvscopeSto
               {/* Heatmap on the left, the sink panel beside it on wide screens (below it on narrow ones). */}
               <div style={{ display: 'flex', gap: 28, flexWrap: 'wrap', alignItems: 'flex-start' }}>
                 <div style={{ display: 'grid', gap: 8, flex: '0 0 auto' }}>
-                  <Heatmap matrix={matrix} size={data.tokens} labels={data.labels} scale={scale} map={view.colormap} spans={data.prompt.spans} />
-                  <Legend scale={scale} map={view.colormap} />
+                  <ExportFrame
+                    name={`attention-${s.scenario}-L${layer}-${head}`}
+                    title={`${s.model} · ${s.scenario} · ${t('export.heatmapCaption', { layer, head: headLabel, scale: view.scale })}`}
+                    json={() =>
+                      heatmapViewJson({
+                        model: s.model,
+                        scenario: s.scenario,
+                        layer,
+                        head,
+                        scale: view.scale,
+                        gamma: view.gamma,
+                        colormap: view.colormap,
+                        hideSink: view.hideSink,
+                        tokens: data.labels,
+                        spans: data.prompt.spans,
+                        matrix,
+                        size: data.tokens,
+                        range: { min: scale.min, max: scale.max },
+                      })
+                    }
+                  >
+                    <Heatmap matrix={matrix} size={data.tokens} labels={data.labels} scale={scale} map={view.colormap} spans={data.prompt.spans} />
+                    <Legend scale={scale} map={view.colormap} />
+                  </ExportFrame>
                   <div style={{ color: '#555', fontSize: 12, maxWidth: 700 }}>
                     {t('legend.range', { max: scale.max.toPrecision(3), minQuery: DEFAULT_MIN_QUERY })}
                     {view.hideSink && <div>{t('legend.hiddenSink')}</div>}
@@ -380,6 +442,7 @@ function LabBody({ store, booted, shareNote, setShareNote }: { store: KvscopeSto
       {s.tab === 'ab' && client.current && phase.kind === 'ready' && (
         <AbLab client={client.current} analysed={data} scenario={s.scenario} custom={s.custom} generationConfig={generationConfig} vocab={vocab} />
       )}
+      {s.tab === 'data' && <DataLab imports={imports} />}
       {s.tab === 'kv' && client.current && phase.kind === 'ready' && (
         <KvLab client={client.current} analysed={data} vocab={vocab} layers={data?.attention.length ?? 0} custom={s.custom} />
       )}
@@ -429,6 +492,7 @@ function Tabs({ value, onChange }: { value: Tab; onChange: (t: Tab) => void }) {
       {tab('step', t('tab.step'))}
       {tab('ab', t('tab.ab'))}
       {tab('kv', t('tab.kv'))}
+      {tab('data', t('tab.data'))}
     </div>
   );
 }

@@ -192,7 +192,7 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
           <p data-role="pattern-params" style={{ margin: 0, color: '#555' }}>
             {t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })}
           </p>
-          <PatternSummaryChart rows={results} selected={mode} onSelect={setMode} />
+          <PatternSummaryChart rows={results} selected={mode} onSelect={setMode} context={t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })} />
           <div role="radiogroup" aria-label={t('econ.modePick')} style={{ display: 'flex', gap: 6, flexWrap: 'wrap', alignItems: 'center' }}>
             <span>{t('econ.modePick')}</span>
             {PATTERN_MODES.map((m) => (
@@ -220,7 +220,7 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
             <code style={{ fontWeight: 700 }}>{sel.mode}</code>: {sel.run.description[lang]}
           </p>
           <div style={{ display: 'flex', flexWrap: 'wrap', gap: 20, alignItems: 'flex-start' }}>
-            <CallStackChart accounting={sel.accounting} />
+            <CallStackChart accounting={sel.accounting} mode={sel.mode} context={t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })} />
             <div style={{ flex: '1 1 760px', minWidth: 0 }}>
               <CallTable r={sel} lang={lang} />
             </div>
@@ -246,7 +246,7 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
               </div>
             </div>
           )}
-          <RadixTreeView mode={sel.mode} prompts={sel.prompts} accounting={sel.accounting} />
+          <RadixTreeView mode={sel.mode} prompts={sel.prompts} accounting={sel.accounting} context={t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })} />
         </>
       )}
     </section>

@@ -4,6 +4,7 @@
 // over layers, on a shared log axis, against what evenly spread causal attention would give. Draws only.
 import type { ReactNode } from 'react';
 import type { PositionBias, PositionThird } from '../lib/analysis/positionBias';
+import { ExportFrame } from './ExportFrame';
 import { useT } from './i18n';
 
 export interface PositionBiasChartProps {
@@ -12,6 +13,10 @@ export interface PositionBiasChartProps {
   /** uniformPositionBias for the same query rows, keys and minQuery; null to leave the reference out. */
   uniform: PositionBias | null;
   minQuery: number;
+  /** File-name stem of the chart's exports (default "position-bias"). */
+  exportName?: string;
+  /** Caption of the exported picture (default: what the chart shows, translated). */
+  exportTitle?: string;
 }
 
 /** Paul Tol's "bright" blue, red, green: first, middle, last third. */
@@ -52,7 +57,7 @@ function tickLabel(v: number): string {
   return String(Number(v.toPrecision(2)));
 }
 
-export function PositionBiasChart({ bias, uniform, minQuery }: PositionBiasChartProps) {
+export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'position-bias', exportTitle }: PositionBiasChartProps) {
   const t = useT();
   const na = t('panels.na');
   const measured = bias.filter((b) => b.qualifyingQueries > 0);
@@ -83,10 +88,11 @@ export function PositionBiasChart({ bias, uniform, minQuery }: PositionBiasChart
 
   const n = bias.length;
   // Group width: wide for a few layers, narrow enough that ~28 layers (Qwen3-0.6B) fit in about 950 px.
-  const gw = Math.max(22, Math.min(90, 700 / n));
-  const meanW = Math.max(130, gw * 2.4);
+  const gw = Math.max(22, Math.min(80, 700 / n));
+  const meanW = Math.max(130, gw * 2);
   const gap = 14;
-  const m = { l: 56, r: 12, t: 14, b: 50 };
+  // Right margin: room for the value label beside the mean line’s last point.
+  const m = { l: 56, r: 30, t: 14, b: 50 };
   const ph = 190;
   const W = m.l + n * gw + gap + meanW + m.r;
   const H = m.t + ph + m.b;
@@ -157,101 +163,115 @@ export function PositionBiasChart({ bias, uniform, minQuery }: PositionBiasChart
   const mxs = xs(mx0, meanW);
   const meanHas = meanOver.some((v) => v !== null);
 
+  // The numbers drawn: per layer the three thirds (key ranges and mean per key token), their mean over the
+  // layers that have a value, and the evenly spread reference.
+  const exportJson = () => ({
+    kind: 'position-bias',
+    minQuery,
+    tokens: bias[0]?.tokens ?? 0,
+    layers: bias.map((b, layer) => ({ layer, qualifyingQueries: b.qualifyingQueries, first: b.first, middle: b.middle, last: b.last })),
+    meanOverLayers: { layers: measured.length, first: meanOver[0], middle: meanOver[1], last: meanOver[2] },
+    uniform: ref ? { first: ref[0], middle: ref[1], last: ref[2] } : null,
+    axis: { kind: 'log', min: lo, max: hi },
+  });
+
   return (
-    <div data-role="position-bias-chart" style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 14px', font: '12px system-ui, sans-serif', color: '#333' }}>
-        {thirds.map((th, i) => (
-          <span key={i} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
-            <svg width={10} height={10} aria-hidden="true">
-              <circle cx={5} cy={5} r={4} fill={THIRD_COLORS[i]} />
-            </svg>
-            {t(legendNames[i]!, { from: th.from, to: th.to })}
-          </span>
-        ))}
-        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
-          <svg width={22} height={10} aria-hidden="true">
-            <line x1={1} x2={21} y1={5} y2={5} stroke="#555" strokeWidth={1.5} />
-          </svg>
-          {t('bias.layers')}
-        </span>
-        <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
-          <svg width={22} height={10} aria-hidden="true">
-            <line x1={1} x2={21} y1={5} y2={5} stroke="#000" strokeWidth={2.5} />
-          </svg>
-          {t('bias.meanLegend')}
-        </span>
-        {ref && (
+    <ExportFrame name={exportName} title={exportTitle ?? t('export.caption.positionBias', { minQuery })} json={exportJson}>
+      <div data-role="position-bias-chart" style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+        <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 14px', font: '12px system-ui, sans-serif', color: '#333' }}>
+          {thirds.map((th, i) => (
+            <span key={i} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+              <svg width={10} height={10} aria-hidden="true">
+                <circle cx={5} cy={5} r={4} fill={THIRD_COLORS[i]} />
+              </svg>
+              {t(legendNames[i]!, { from: th.from, to: th.to })}
+            </span>
+          ))}
           <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
             <svg width={22} height={10} aria-hidden="true">
-              <line x1={1} x2={21} y1={5} y2={5} stroke={UNIFORM_COLOR} strokeWidth={1.2} strokeDasharray="3 3" />
+              <line x1={1} x2={21} y1={5} y2={5} stroke="#555" strokeWidth={1.5} />
             </svg>
-            {t('bias.uniform')}
+            {t('bias.layers')}
           </span>
-        )}
-      </div>
-      <div style={{ overflowX: 'auto' }}>
-        <svg width={W} height={H} role="img" aria-label={t('bias.aria')} style={{ font: `10px ${mono}`, display: 'block' }}>
-          {bands}
-          {meanHas && <rect x={mx0} y={m.t} width={meanW} height={ph} fill={MEAN_BAND} />}
-          {ticks.map(({ v, label }) => (
-            <g key={v}>
-              <line x1={m.l} x2={W - m.r} y1={y(v)} y2={y(v)} stroke={label ? '#dcdcdc' : '#ececec'} strokeWidth={0.8} />
-              <line x1={m.l - 4} x2={m.l} y1={y(v)} y2={y(v)} stroke="#888" />
-              {label && (
-                <text x={m.l - 6} y={y(v) + 3} textAnchor="end" fill="#555">
-                  {tickLabel(v)}
-                </text>
-              )}
-            </g>
-          ))}
-          {marks}
-          {meanHas && (
-            <g data-layer="mean">
-              {ref && line(ref, mxs, { stroke: UNIFORM_COLOR, width: 1.2, r: 0, dash: '3 3', dots: false })}
-              {line(meanOver, mxs, { stroke: '#000', width: 2.5, r: 5, dots: true })}
-              {meanOver.map((v, i) =>
-                v === null ? null : (
-                  <text
-                    key={i}
-                    x={mxs[i]}
-                    y={y(v) - 9}
-                    textAnchor="middle"
-                    fill={THIRD_COLORS[i]}
-                    stroke={MEAN_BAND}
-                    strokeWidth={3}
-                    paintOrder="stroke"
-                    style={{ fontWeight: 600 }}
-                  >
-                    {v.toPrecision(2)}
+          <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+            <svg width={22} height={10} aria-hidden="true">
+              <line x1={1} x2={21} y1={5} y2={5} stroke="#000" strokeWidth={2.5} />
+            </svg>
+            {t('bias.meanLegend')}
+          </span>
+          {ref && (
+            <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+              <svg width={22} height={10} aria-hidden="true">
+                <line x1={1} x2={21} y1={5} y2={5} stroke={UNIFORM_COLOR} strokeWidth={1.2} strokeDasharray="3 3" />
+              </svg>
+              {t('bias.uniform')}
+            </span>
+          )}
+        </div>
+        <div style={{ overflowX: 'auto' }}>
+          <svg width={W} height={H} role="img" aria-label={t('bias.aria')} style={{ font: `10px ${mono}`, display: 'block' }}>
+            {bands}
+            {meanHas && <rect x={mx0} y={m.t} width={meanW} height={ph} fill={MEAN_BAND} />}
+            {ticks.map(({ v, label }) => (
+              <g key={v}>
+                <line x1={m.l} x2={W - m.r} y1={y(v)} y2={y(v)} stroke={label ? '#dcdcdc' : '#ececec'} strokeWidth={0.8} />
+                <line x1={m.l - 4} x2={m.l} y1={y(v)} y2={y(v)} stroke="#888" />
+                {label && (
+                  <text x={m.l - 6} y={y(v) + 3} textAnchor="end" fill="#555">
+                    {tickLabel(v)}
                   </text>
-                ),
-              )}
-              {mxs.map((x, i) => (
-                <text key={i} x={x} y={bottom + 13} textAnchor="middle" fill={THIRD_COLORS[i]}>
-                  {t(shortNames[i]!)}
+                )}
+              </g>
+            ))}
+            {marks}
+            {meanHas && (
+              <g data-layer="mean">
+                {ref && line(ref, mxs, { stroke: UNIFORM_COLOR, width: 1.2, r: 0, dash: '3 3', dots: false })}
+                {line(meanOver, mxs, { stroke: '#000', width: 2.5, r: 5, dots: true })}
+                {meanOver.map((v, i) =>
+                  v === null ? null : (
+                    <text
+                      key={i}
+                      x={mxs[i]}
+                      y={y(v) - 9}
+                      textAnchor="middle"
+                      fill={THIRD_COLORS[i]}
+                      stroke={MEAN_BAND}
+                      strokeWidth={3}
+                      paintOrder="stroke"
+                      style={{ fontWeight: 600 }}
+                    >
+                      {v.toPrecision(2)}
+                    </text>
+                  ),
+                )}
+                {mxs.map((x, i) => (
+                  <text key={i} x={x} y={bottom + 13} textAnchor="middle" fill={THIRD_COLORS[i]}>
+                    {t(shortNames[i]!)}
+                  </text>
+                ))}
+                <text x={mx0 + meanW / 2} y={bottom + 26} textAnchor="middle" fill="#333" style={{ fontWeight: 600 }}>
+                  {t('bias.meanGroup')}
                 </text>
-              ))}
-              <text x={mx0 + meanW / 2} y={bottom + 26} textAnchor="middle" fill="#333" style={{ fontWeight: 600 }}>
-                {t('bias.meanGroup')}
-              </text>
-            </g>
-          )}
-          {hovers}
-          {meanHas && (
-            <rect x={mx0} y={m.t} width={meanW} height={ph} fill="transparent">
-              <title>{t('bias.tipMean', { layers: measured.length, ...values3(meanOver) }) + uniformTip}</title>
-            </rect>
-          )}
-          <line x1={m.l} x2={m.l} y1={m.t} y2={bottom} stroke="#888" />
-          <line x1={m.l} x2={W - m.r} y1={bottom} y2={bottom} stroke="#888" />
-          <text x={m.l + (n * gw) / 2} y={H - 6} textAnchor="middle" fill="#333">
-            {t('bias.x')}
-          </text>
-          <text x={12} y={m.t + ph / 2} textAnchor="middle" fill="#333" transform={`rotate(-90 12 ${m.t + ph / 2})`}>
-            {t('bias.y')}
-          </text>
-        </svg>
+              </g>
+            )}
+            {hovers}
+            {meanHas && (
+              <rect x={mx0} y={m.t} width={meanW} height={ph} fill="transparent">
+                <title>{t('bias.tipMean', { layers: measured.length, ...values3(meanOver) }) + uniformTip}</title>
+              </rect>
+            )}
+            <line x1={m.l} x2={m.l} y1={m.t} y2={bottom} stroke="#888" />
+            <line x1={m.l} x2={W - m.r} y1={bottom} y2={bottom} stroke="#888" />
+            <text x={Math.max(m.l + (n * gw) / 2, 135)} y={H - 6} textAnchor="middle" fill="#333">
+              {t('bias.x')}
+            </text>
+            <text x={12} y={m.t + ph / 2} textAnchor="middle" fill="#333" transform={`rotate(-90 12 ${m.t + ph / 2})`}>
+              {t('bias.y')}
+            </text>
+          </svg>
+        </div>
       </div>
-    </div>
+    </ExportFrame>
   );
 }

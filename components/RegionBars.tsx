@@ -5,6 +5,7 @@
 import { memo } from 'react';
 import type { RegionMasses } from '../lib/analysis/abCompare';
 import { massAt, type BarRow, type LayerChoice } from '../lib/analysis/abArms';
+import { ExportFrame } from './ExportFrame';
 import { useLang, useT } from './i18n';
 
 /** Arm colours (Paul Tol's bright blue and red, colour-blind safe); the difference view uses the same sides. */
@@ -60,68 +61,85 @@ export const RegionBars = memo(function RegionBars({ title, subtitle, rows, laye
   };
   const check = (m: RegionMasses | null, arm: 'A' | 'B') =>
     m && t('ab.bars.check', { arm, sums: m.sums.map((s) => s.toFixed(4)).join(' '), err: m.maxSumError.toExponential(1), n: m.positions.length });
+  // Per row, each arm's entry (per-layer and per-head masses, mean) and the value drawn at this layer; the
+  // masses' checks (sums per layer, query positions).
+  const exportJson = () => ({
+    kind: 'region-bars',
+    title,
+    subtitle: subtitle ?? null,
+    layer,
+    arms: { A: armTitles.a, B: armTitles.b },
+    rows: rows.map((r) => ({ ...r, shownA: r.a ? massAt(r.a, layer) : null, shownB: r.b ? massAt(r.b, layer) : null })),
+    checks: {
+      A: masses.a && { positions: masses.a.positions, sums: masses.a.sums, maxSumError: masses.a.maxSumError, futureMass: masses.a.futureMass },
+      B: masses.b && { positions: masses.b.positions, sums: masses.b.sums, maxSumError: masses.b.maxSumError, futureMass: masses.b.futureMass },
+    },
+  });
 
   return (
-    <figure data-role={role} style={{ margin: 0, width, font: '12px system-ui, sans-serif', color: '#222' }}>
-      <figcaption style={{ fontWeight: 600, fontSize: 14, marginBottom: 2 }}>{title}</figcaption>
-      {subtitle && <div style={{ color: '#555', marginBottom: 4 }}>{subtitle}</div>}
-      <div style={{ display: 'flex', gap: 14, marginBottom: 4, flexWrap: 'wrap' }} data-role="bars-legend">
-        {(['A', 'B'] as const).map((arm) => (
-          <span key={arm} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
-            <span style={{ width: 14, height: 10, background: ARM_COLORS[arm], display: 'inline-block' }} />
-            {arm}: {arm === 'A' ? armTitles.a : armTitles.b}
-          </span>
-        ))}
-        <span style={{ color: '#555' }}>· {t('ab.bars.unit', { where: layerName })}</span>
-      </div>
-      <svg width={width} height={height} role="img" aria-label={title} style={{ display: 'block' }}>
-        {ticks.map((v) => (
-          <g key={v}>
-            <line x1={x(v)} x2={x(v)} y1={0} y2={rows.length * ROW_H} stroke="#e4e4e4" />
-            <text x={x(v)} y={rows.length * ROW_H + 14} textAnchor="middle" fontSize={11} fill="#444">
-              {Math.round(v * 100)} %
-            </text>
-          </g>
-        ))}
-        {rows.map((r, i) => {
-          const y0 = i * ROW_H + 4;
-          const name = r.label[lang];
-          const nameB = r.labelB?.[lang];
-          return (
-            <g key={r.id} data-region={r.id} data-a={r.a ? massAt(r.a, layer) : ''} data-b={r.b ? massAt(r.b, layer) : ''}>
-              <text x={LABEL_W - 8} y={y0 + (nameB ? 9 : 15)} textAnchor="end" fontSize={12} fill={r.kind === 'region' ? '#222' : '#555'} fontStyle={r.kind === 'region' ? 'normal' : 'italic'}>
-                {name.length > 34 ? name.slice(0, 33) + '…' : name}
+    // No caption: the figure carries its own title, subtitle and layer line.
+    <ExportFrame name={`${role}-${layer === 'mean' ? 'mean' : `L${layer}`}`} json={exportJson}>
+      <figure data-role={role} style={{ margin: 0, width, font: '12px system-ui, sans-serif', color: '#222' }}>
+        <figcaption style={{ fontWeight: 600, fontSize: 14, marginBottom: 2 }}>{title}</figcaption>
+        {subtitle && <div style={{ color: '#555', marginBottom: 4 }}>{subtitle}</div>}
+        <div style={{ display: 'flex', gap: 14, marginBottom: 4, flexWrap: 'wrap' }} data-role="bars-legend">
+          {(['A', 'B'] as const).map((arm) => (
+            <span key={arm} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+              <span style={{ width: 14, height: 10, background: ARM_COLORS[arm], display: 'inline-block' }} />
+              {arm}: {arm === 'A' ? armTitles.a : armTitles.b}
+            </span>
+          ))}
+          <span style={{ color: '#555' }}>· {t('ab.bars.unit', { where: layerName })}</span>
+        </div>
+        <svg width={width} height={height} role="img" aria-label={title} style={{ display: 'block' }}>
+          {ticks.map((v) => (
+            <g key={v}>
+              <line x1={x(v)} x2={x(v)} y1={0} y2={rows.length * ROW_H} stroke="#e4e4e4" />
+              <text x={x(v)} y={rows.length * ROW_H + 14} textAnchor="middle" fontSize={11} fill="#444">
+                {Math.round(v * 100)} %
               </text>
-              {nameB && (
-                <text x={LABEL_W - 8} y={y0 + 22} textAnchor="end" fontSize={10} fill="#a33">
-                  {t('ab.bars.inB', { label: nameB.length > 30 ? nameB.slice(0, 29) + '…' : nameB })}
-                </text>
-              )}
-              {(['A', 'B'] as const).map((arm, j) => {
-                const e = arm === 'A' ? r.a : r.b;
-                const y = y0 + j * (BAR_H + 2);
-                const v = e ? massAt(e, layer) : 0;
-                return (
-                  <g key={arm}>
-                    <title>{hover(r, arm)}</title>
-                    <rect x={LABEL_W} y={y} width={Math.max(0, x(v) - LABEL_W)} height={BAR_H} fill={ARM_COLORS[arm]} opacity={e ? 1 : 0} />
-                    <rect x={LABEL_W} y={y} width={barW} height={BAR_H} fill="transparent" />
-                    <text x={(e ? x(v) : LABEL_W) + 4} y={y + BAR_H - 2} fontSize={11} fill={e ? '#222' : '#888'}>
-                      {e ? pct(v) : t('ab.bars.notInArm', { arm })}
-                    </text>
-                  </g>
-                );
-              })}
             </g>
-          );
-        })}
-        <line x1={LABEL_W} x2={LABEL_W} y1={0} y2={rows.length * ROW_H} stroke="#888" />
-      </svg>
-      <div style={{ color: '#666', fontSize: 11, marginTop: 2 }}>
-        {check(masses.a, 'A')}
-        {masses.a && masses.b ? ' · ' : ''}
-        {check(masses.b, 'B')}
-      </div>
-    </figure>
+          ))}
+          {rows.map((r, i) => {
+            const y0 = i * ROW_H + 4;
+            const name = r.label[lang];
+            const nameB = r.labelB?.[lang];
+            return (
+              <g key={r.id} data-region={r.id} data-a={r.a ? massAt(r.a, layer) : ''} data-b={r.b ? massAt(r.b, layer) : ''}>
+                <text x={LABEL_W - 8} y={y0 + (nameB ? 9 : 15)} textAnchor="end" fontSize={12} fill={r.kind === 'region' ? '#222' : '#555'} fontStyle={r.kind === 'region' ? 'normal' : 'italic'}>
+                  {name.length > 34 ? name.slice(0, 33) + '…' : name}
+                </text>
+                {nameB && (
+                  <text x={LABEL_W - 8} y={y0 + 22} textAnchor="end" fontSize={10} fill="#a33">
+                    {t('ab.bars.inB', { label: nameB.length > 30 ? nameB.slice(0, 29) + '…' : nameB })}
+                  </text>
+                )}
+                {(['A', 'B'] as const).map((arm, j) => {
+                  const e = arm === 'A' ? r.a : r.b;
+                  const y = y0 + j * (BAR_H + 2);
+                  const v = e ? massAt(e, layer) : 0;
+                  return (
+                    <g key={arm}>
+                      <title>{hover(r, arm)}</title>
+                      <rect x={LABEL_W} y={y} width={Math.max(0, x(v) - LABEL_W)} height={BAR_H} fill={ARM_COLORS[arm]} opacity={e ? 1 : 0} />
+                      <rect x={LABEL_W} y={y} width={barW} height={BAR_H} fill="transparent" />
+                      <text x={(e ? x(v) : LABEL_W) + 4} y={y + BAR_H - 2} fontSize={11} fill={e ? '#222' : '#888'}>
+                        {e ? pct(v) : t('ab.bars.notInArm', { arm })}
+                      </text>
+                    </g>
+                  );
+                })}
+              </g>
+            );
+          })}
+          <line x1={LABEL_W} x2={LABEL_W} y1={0} y2={rows.length * ROW_H} stroke="#888" />
+        </svg>
+        <div style={{ color: '#666', fontSize: 11, marginTop: 2 }}>
+          {check(masses.a, 'A')}
+          {masses.a && masses.b ? ' · ' : ''}
+          {check(masses.b, 'B')}
+        </div>
+      </figure>
+    </ExportFrame>
   );
 });

@@ -2,7 +2,7 @@
 // Attention-sink panel: per-head sink scores of token 0 (layers × heads), a per-layer bar chart against the
 // 0.3 threshold and the uniform baseline, where attention rests, and the position-bias chart by thirds.
 // Lays out lib/ results; every label comes from lib/i18n (panels table).
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import type { Tensor } from '../lib/engine/session';
 import {
   DEFAULT_MIN_QUERY,
@@ -15,6 +15,7 @@ import {
 } from '../lib/analysis/sink';
 import { positionBias, uniformPositionBias, type PositionBias } from '../lib/analysis/positionBias';
 import { rgbHex, sampleColormap } from '../lib/view/colormap';
+import { ExportFrame } from './ExportFrame';
 import { useT } from './i18n';
 import { PositionBiasChart } from './PositionBiasChart';
 
@@ -23,6 +24,11 @@ export interface SinkPanelProps {
   attention: Tensor[];
   /** Display text per token (index = position). */
   labels: string[];
+  /**
+   * What the attention is of (e.g. "Qwen3-0.6B · vancouver"): put in front of the exports' file names and
+   * captions. Optional.
+   */
+  exportLabel?: string;
 }
 
 const TOP_N = 8;
@@ -39,7 +45,7 @@ function inkOn(t: number): string {
   return t > 0.6 ? '#000' : '#fff';
 }
 
-export function SinkPanel({ attention, labels }: SinkPanelProps) {
+export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
   const t = useT();
   const na = t('panels.na');
   const result = useMemo(() => {
@@ -64,6 +70,18 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
   }, [attention]);
 
   const { T, lowered, minQuery, sinks, bias, uniform, top, heads } = result;
+  const exportName = (what: string) => (exportLabel ? `${exportLabel} ${what}` : what);
+  const exportTitle = (caption: string) => (exportLabel ? `${exportLabel} · ${caption}` : caption);
+  // The numbers the grid and the bars show, per layer (lib/analysis/sink's SinkScore as computed above).
+  const sinkJson = (kind: string) => () => ({
+    kind,
+    key: 0,
+    minQuery,
+    threshold: SINK_HEAD_THRESHOLD,
+    tokens: T,
+    heads,
+    layers: sinks.map((s, layer) => ({ layer, ...s })),
+  });
 
   return (
     <section data-role="sink-panel" style={{ display: 'flex', flexDirection: 'column', gap: 16, font: '13px system-ui, sans-serif' }}>
@@ -81,64 +99,68 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
       {sinks.length > 0 && (
         <div>
           <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('sink.perHead')}</h3>
-          <table data-role="sink-grid" style={{ borderCollapse: 'separate', borderSpacing: 2 }}>
-            <thead>
-              <tr>
-                <th style={headStyle}>{t('sink.colLayer')}</th>
-                {Array.from({ length: heads }, (_, h) => (
-                  <th key={h} style={headStyle}>{t('sink.colHead', { head: h })}</th>
-                ))}
-                <th style={headStyle}>{t('sink.colMean')}</th>
-                <th style={headStyle}>{t('sink.colUniform')}</th>
-                <th style={headStyle}>{t('sink.colSinkHeads')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {sinks.map((s, l) => (
-                <tr key={l}>
-                  <th style={headStyle}>{l}</th>
-                  {Array.from({ length: heads }, (_, h) => {
-                    const v = s.perHead[h] ?? null;
-                    if (v === null)
+          <ExportFrame name={exportName('sink-scores')} title={exportTitle(t('export.caption.sinkGrid', { minQuery, threshold: SINK_HEAD_THRESHOLD }))} json={sinkJson('sink-scores')}>
+            <table data-role="sink-grid" style={{ borderCollapse: 'separate', borderSpacing: 2 }}>
+              <thead>
+                <tr>
+                  <th style={headStyle}>{t('sink.colLayer')}</th>
+                  {Array.from({ length: heads }, (_, h) => (
+                    <th key={h} style={headStyle}>{t('sink.colHead', { head: h })}</th>
+                  ))}
+                  <th style={headStyle}>{t('sink.colMean')}</th>
+                  <th style={headStyle}>{t('sink.colUniform')}</th>
+                  <th style={headStyle}>{t('sink.colSinkHeads')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sinks.map((s, l) => (
+                  <tr key={l}>
+                    <th style={headStyle}>{l}</th>
+                    {Array.from({ length: heads }, (_, h) => {
+                      const v = s.perHead[h] ?? null;
+                      if (v === null)
+                        return (
+                          <td key={h} style={{ ...cellStyle, background: '#e0e0e0', color: '#666' }} title={t('sink.cellNa', { layer: l, head: h })}>
+                            {na}
+                          </td>
+                        );
+                      const c = Math.min(1, Math.max(0, v));
+                      const sink = v > SINK_HEAD_THRESHOLD;
                       return (
-                        <td key={h} style={{ ...cellStyle, background: '#e0e0e0', color: '#666' }} title={t('sink.cellNa', { layer: l, head: h })}>
-                          {na}
+                        <td
+                          key={h}
+                          data-sink={sink ? 'true' : undefined}
+                          title={t(sink ? 'sink.cellSink' : 'sink.cell', { layer: l, head: h, value: v.toPrecision(4) })}
+                          style={{
+                            ...cellStyle,
+                            background: rgbHex(sampleColormap('magma', c)),
+                            color: inkOn(c),
+                            outline: sink ? '2px solid #00b4d8' : undefined,
+                            outlineOffset: -2,
+                          }}
+                        >
+                          {v.toFixed(2)}
                         </td>
                       );
-                    const c = Math.min(1, Math.max(0, v));
-                    const sink = v > SINK_HEAD_THRESHOLD;
-                    return (
-                      <td
-                        key={h}
-                        data-sink={sink ? 'true' : undefined}
-                        title={t(sink ? 'sink.cellSink' : 'sink.cell', { layer: l, head: h, value: v.toPrecision(4) })}
-                        style={{
-                          ...cellStyle,
-                          background: rgbHex(sampleColormap('magma', c)),
-                          color: inkOn(c),
-                          outline: sink ? '2px solid #00b4d8' : undefined,
-                          outlineOffset: -2,
-                        }}
-                      >
-                        {v.toFixed(2)}
-                      </td>
-                    );
-                  })}
-                  <td style={{ ...cellStyle, fontWeight: 600 }}>{fmt(s.headMean, na)}</td>
-                  <td style={{ ...cellStyle, color: '#555' }}>{fmt(s.uniformBaseline, na)}</td>
-                  <td style={{ ...cellStyle, color: '#555' }}>{s.qualifyingQueries > 0 ? `${s.sinkHeads}/${s.perHead.length}` : na}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          <MagmaLegend />
+                    })}
+                    <td style={{ ...cellStyle, fontWeight: 600 }}>{fmt(s.headMean, na)}</td>
+                    <td style={{ ...cellStyle, color: '#555' }}>{fmt(s.uniformBaseline, na)}</td>
+                    <td style={{ ...cellStyle, color: '#555' }}>{s.qualifyingQueries > 0 ? `${s.sinkHeads}/${s.perHead.length}` : na}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <MagmaLegend />
+          </ExportFrame>
         </div>
       )}
 
       {sinks.length > 0 && (
         <div>
           <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('sink.barsTitle')}</h3>
-          <SinkBars sinks={sinks} />
+          <ExportFrame name={exportName('sink-bars')} title={exportTitle(t('export.caption.sinkBars', { threshold: SINK_HEAD_THRESHOLD }))} json={sinkJson('sink-bars')}>
+            <SinkBars sinks={sinks} />
+          </ExportFrame>
         </div>
       )}
 
@@ -175,7 +197,13 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
         <div>
           <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('bias.title')}</h3>
           <p style={{ margin: '0 0 6px', color: '#444', maxWidth: 820 }}>{t('bias.explain', { minQuery })}</p>
-          <PositionBiasChart bias={bias} uniform={uniform} minQuery={minQuery} />
+          <PositionBiasChart
+            bias={bias}
+            uniform={uniform}
+            minQuery={minQuery}
+            exportName={exportName('position-bias')}
+            exportTitle={exportTitle(t('export.caption.positionBias', { minQuery }))}
+          />
         </div>
       )}
       <p style={{ margin: 0, color: '#888', fontSize: 11 }}>
@@ -187,11 +215,22 @@ export function SinkPanel({ attention, labels }: SinkPanelProps) {
 
 function MagmaLegend() {
   const t = useT();
-  const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => `${rgbHex(sampleColormap('magma', t))} ${t * 100}%`).join(', ');
+  // An SVG gradient (not a CSS one) so that the picture exports with the page's charts.
+  const id = `magma-${useId().replace(/[^\w-]/g, '')}`;
+  const stops = [0, 0.125, 0.25, 0.375, 0.5, 0.625, 0.75, 0.875, 1];
   return (
     <div style={{ display: 'flex', alignItems: 'center', gap: 6, marginTop: 4, font: `11px ${mono}`, color: '#555' }}>
       <span>0</span>
-      <span style={{ width: 160, height: 10, background: `linear-gradient(to right, ${stops})` }} />
+      <svg width={160} height={10} aria-hidden="true" style={{ display: 'block' }}>
+        <defs>
+          <linearGradient id={id}>
+            {stops.map((v) => (
+              <stop key={v} offset={v} stopColor={rgbHex(sampleColormap('magma', v))} />
+            ))}
+          </linearGradient>
+        </defs>
+        <rect width={160} height={10} fill={`url(#${id})`} />
+      </svg>
       <span>1</span>
       <span style={{ marginLeft: 8, outline: '2px solid #00b4d8', padding: '0 4px' }}>{t('sink.legendSinkHead', { threshold: SINK_HEAD_THRESHOLD })}</span>
     </div>

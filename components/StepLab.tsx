@@ -20,6 +20,7 @@ import { StepSession, type Op } from '../lib/generate/stepSession';
 import { COLORMAP_NAMES, DEFAULT_GAMMA, makeScale, type ColormapName, type ScaleKind } from '../lib/view/colormap';
 import type { Analysed } from './Lab';
 import { AttentionStrip } from './AttentionStrip';
+import { ExportFrame } from './ExportFrame';
 import { GenerationPanel, type GenRun } from './GenerationPanel';
 import { KvGrowth } from './KvGrowth';
 import { Legend } from './Legend';
@@ -256,6 +257,35 @@ export function StepLab({ client, analysed, vocab, generationConfig }: StepLabPr
       .slice(0, 5);
   }, [weights]);
 
+  // The strip's export: the current query's weights over the keys in the cache (null where hidden or not
+  // finite), the timeline's tokens and spans, the view's settings and colour range, the top keys.
+  const headLabel = headNow === 'mean' ? t('head.mean') : headNow === 'max' ? t('head.max') : t('head.one', { head: headNow });
+  const stripCaption = t('export.caption.strip', {
+    q: cursor - 1,
+    layer: layerNow,
+    head: headLabel,
+    scale: t(scaleKind === 'linear' ? 'control.scaleLinear' : scaleKind === 'log' ? 'control.scaleLog' : 'control.scalePower'),
+  });
+  const stripJson = () => ({
+    kind: 'attention-strip',
+    query: cursor - 1,
+    cursor,
+    timeline: N,
+    cached: weights?.length ?? 0,
+    layer: layerNow,
+    head: headNow,
+    scale: scaleKind,
+    gamma: scale.gamma,
+    colormap,
+    hideSink,
+    range: { min: scale.min, max: scale.max },
+    tokens: labels,
+    spans: timeline?.spans ?? [],
+    weights,
+    topKeys: topKeys.map((x) => ({ key: x.k, weight: x.w })),
+    picked,
+  });
+
   const formRead = useMemo(() => readGenForm(form, config.settings.eosIds), [form, config]);
   const generateNow = async () => {
     const cur = sessionRef.current;
@@ -455,29 +485,31 @@ export function StepLab({ client, analysed, vocab, generationConfig }: StepLabPr
         </div>
 
         <div ref={stripBoxRef} style={{ display: 'grid', gap: 4, minWidth: 0, overflow: 'hidden', paddingTop: 1 }}>
-          <div style={{ fontSize: 13, fontWeight: 600 }}>{t('step.stripTitle', { q: cursor - 1, layer: layerNow, head: headNow === 'mean' ? t('head.mean') : headNow === 'max' ? t('head.max') : t('head.one', { head: headNow }) })}</div>
-          {timeline && (
-            <AttentionStrip weights={weights} total={N} spans={timeline.spans} labels={labels} scale={scale} map={colormap} width={width} onPick={(k) => setPicked((p) => (p === k ? null : k))} />
-          )}
-          <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', alignItems: 'flex-start' }}>
-            <div style={{ paddingLeft: 8 }}>
-              <Legend scale={scale} map={colormap} />
-            </div>
-            <div style={{ fontSize: 12, color: '#333', maxWidth: 640 }}>
-              <div style={{ color: '#555' }}>{t('step.stripNote')}</div>
-              {hideSink && <div style={{ color: '#555' }}>{t('legend.hiddenSink')}</div>}
-              <div data-role="top-keys" style={{ fontFamily: 'ui-monospace, monospace', marginTop: 4 }}>
-                {t('step.topKeys')}{' '}
-                {topKeys.map((x) => `${x.k} ${labels[x.k] ?? ''} ${x.w.toFixed(3)}`).join(' · ')}
+          <ExportFrame name={`step-attention-q${cursor - 1}-L${layerNow}-${headNow}`} title={stripCaption} json={stripJson} bodyStyle={{ display: 'grid', gap: 4 }}>
+            <div style={{ fontSize: 13, fontWeight: 600 }}>{t('step.stripTitle', { q: cursor - 1, layer: layerNow, head: headNow === 'mean' ? t('head.mean') : headNow === 'max' ? t('head.max') : t('head.one', { head: headNow }) })}</div>
+            {timeline && (
+              <AttentionStrip weights={weights} total={N} spans={timeline.spans} labels={labels} scale={scale} map={colormap} width={width} onPick={(k) => setPicked((p) => (p === k ? null : k))} />
+            )}
+            <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', alignItems: 'flex-start' }}>
+              <div style={{ paddingLeft: 8 }}>
+                <Legend scale={scale} map={colormap} />
               </div>
-              {picked !== null && picked < N && (
-                <div data-role="picked-key" style={{ fontFamily: 'ui-monospace, monospace' }}>
-                  {t('step.stripTipKey', { key: picked, label: labels[picked] ?? '' })} ·{' '}
-                  {weights && picked < weights.length ? t('step.stripTipWeight', { w: weights[picked]!.toPrecision(4) }) : t('step.stripTipFuture')}
+              <div style={{ fontSize: 12, color: '#333', maxWidth: 640 }}>
+                <div style={{ color: '#555' }}>{t('step.stripNote')}</div>
+                {hideSink && <div style={{ color: '#555' }}>{t('legend.hiddenSink')}</div>}
+                <div data-role="top-keys" style={{ fontFamily: 'ui-monospace, monospace', marginTop: 4 }}>
+                  {t('step.topKeys')}{' '}
+                  {topKeys.map((x) => `${x.k} ${labels[x.k] ?? ''} ${x.w.toFixed(3)}`).join(' · ')}
                 </div>
-              )}
+                {picked !== null && picked < N && (
+                  <div data-role="picked-key" style={{ fontFamily: 'ui-monospace, monospace' }}>
+                    {t('step.stripTipKey', { key: picked, label: labels[picked] ?? '' })} ·{' '}
+                    {weights && picked < weights.length ? t('step.stripTipWeight', { w: weights[picked]!.toPrecision(4) }) : t('step.stripTipFuture')}
+                  </div>
+                )}
+              </div>
             </div>
-          </div>
+          </ExportFrame>
         </div>
 
         <div style={{ display: 'flex', gap: 20, flexWrap: 'wrap', alignItems: 'flex-start' }}>

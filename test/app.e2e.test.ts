@@ -2,7 +2,10 @@
 // isolated: the embedded model loads in the worker and the first heatmap is painted from its tensors.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeKvscopeAttention } from '../lib/imported/index';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium } from './helpers/browser';
@@ -25,7 +28,8 @@ let server: Awaited<ReturnType<typeof serveStatic>>;
 
 before(async () => {
   execFileSync('npm', ['run', 'build'], { stdio: 'pipe', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  server = await serveStatic({ '/': 'out' }, { isolated: true });
+  // test/fixtures is served beside the app for ?url= imports (loopback only).
+  server = await serveStatic({ '/': 'out', '/fixtures/': 'test/fixtures' }, { isolated: true });
   browser = await launchChromium();
 });
 after(async () => {
@@ -475,4 +479,99 @@ test('a share link opens the same custom scenario and view as a new scenario in 
   } finally {
     await other.close();
   }
+});
+
+// ---- bringing your own data: request bodies, run logs, attention files -----------------------------------
+
+test('import: a pasted request body becomes a new scenario; invalid and hostile input changes nothing', async () => {
+  const { page, errors } = await trackedPage();
+  await openApp(page);
+  const before = await page.inputValue('[data-role="scenario-picker"] select');
+  await page.click('button[data-tab="data"]');
+  // An invalid body: the error names the path; the current scenario stays.
+  const bad = { messages: [{ role: 'user', content: 'hi' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{"x": ' } }] }] };
+  await page.fill('[data-role="paste-box"]', JSON.stringify(bad, null, 2));
+  await page.click('[data-role="paste-import"]');
+  await page.waitForSelector('[data-role="import-note"][data-kind="error"]');
+  assert.match((await page.textContent('[data-role="import-note"]')) ?? '', /messages\[1\]\.tool_calls\[0\]\.function\.arguments: not valid JSON/);
+  assert.equal(await page.inputValue('[data-role="scenario-picker"] select'), before);
+  // A valid body with fields the template ignores, and HTML in a message: a new scenario, rendered as text.
+  const content = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> Weather in 北京?';
+  const body = { model: 'gpt-4o', temperature: 0, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }] };
+  await page.fill('[data-role="paste-box"]', JSON.stringify(body));
+  await page.fill('[data-role="paste-name"]', 'my agent');
+  await page.click('[data-role="paste-import"]');
+  await page.waitForSelector('[data-role="import-note"][data-kind="ok"]');
+  await page.waitForSelector('#status[data-ready="true"]');
+  const note = (await page.textContent('[data-role="import-note"]')) ?? '';
+  assert.match(note, /my agent \(imported\)/);
+  assert.match(note, /ignored top-level fields.*model, temperature/);
+  assert.equal(await page.inputValue('[data-role="scenario-name"]'), 'my agent (imported)');
+  assert.notEqual(await page.inputValue('[data-role="scenario-picker"] select'), before);
+  // The same token count as the chat template gives in Node.
+  const model = readModelDir('public/models/kvscope-tiny');
+  const tok = createTokenizer(model.tokenizerJson!, model.tokenizerConfig!);
+  const expected = buildPrompt(tok, { messages: body.messages as never }, { addGenerationPrompt: true }).ids.length;
+  assert.equal(Number(await page.getAttribute('#status', 'data-tokens')), expected);
+  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  assert.equal(await page.locator('img[src="x"]').count(), 0);
+  assert.match((await page.textContent('[data-role="message-inspector"]')) ?? '', /<img src=x/);
+  // Importing the same body again selects the saved one instead of piling up copies.
+  await page.click('button[data-tab="data"]');
+  await page.fill('[data-role="paste-box"]', JSON.stringify(body, null, 1));
+  await page.click('[data-role="paste-import"]');
+  await page.waitForFunction(() => /already saved/.test(document.querySelector('[data-role="import-note"]')?.textContent ?? ''));
+  assert.equal(await page.locator('[data-role="scenario-picker"] option', { hasText: 'my agent' }).count(), 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('import: a run log by ?url= and an attention file by file picker; both survive a reload', async () => {
+  const { page, errors } = await trackedPage();
+  await openApp(page);
+  await page.goto(server.url + '/?url=/fixtures/runlog/translation-single-agent.page.txt');
+  await page.waitForSelector('[data-role="import-note"][data-kind="ok"]', { timeout: 60_000 });
+  assert.match((await page.textContent('[data-role="import-note"]')) ?? '', /26 calls/);
+  assert.equal(new URL(page.url()).search, '', 'the ?url= parameter is removed once imported');
+  await page.waitForSelector('[data-role="runlog-view"]');
+  assert.match((await page.textContent('[data-role="runlog-view"]')) ?? '', /94,355/);
+  // A kvscope-attention .safetensors file (2 layers × 2 heads), chosen with the file picker.
+  const T = 6;
+  const layer = (l: number) => {
+    const data = new Float32Array(2 * T * T).fill(NaN);
+    for (let h = 0; h < 2; h++) for (let q = 0; q < T; q++) for (let k = 0; k <= q; k++) data[(h * T + q) * T + k] = 1 / (q + 1);
+    return { layer: l, label: `layer ${l}`, heads: 2, queries: T, keys: T, data, queryPositions: [...Array(T).keys()] };
+  };
+  const bytes = writeKvscopeAttention({ source: 'kvscope-attention', tokens: ['<s>', 'a', ' b', '<script>x</script>', 'd', 'e'], layers: [layer(0), layer(5)], meta: { model: 'Big/Model-8B' }, notes: [], calls: [] }, 'safetensors');
+  const dir = mkdtempSync(join(tmpdir(), 'kvscope-import-'));
+  writeFileSync(join(dir, 'big model.safetensors'), bytes);
+  await page.setInputFiles('[data-role="file-input"]', join(dir, 'big model.safetensors'));
+  await page.waitForSelector('[data-role="imported-attention-view"]');
+  assert.match((await page.textContent('[data-role="import-note"]')) ?? '', /6 tokens, 2 layer/);
+  assert.equal(await page.locator('[data-role="import-list"] tr').count(), 2);
+  mkdirSync('test-results', { recursive: true });
+  await page.screenshot({ path: 'test-results/app-data-attention.png', fullPage: true });
+  // Reload: both imports are still listed (IndexedDB) and the selected one is shown again.
+  await page.reload();
+  await page.waitForSelector('[data-role="imported-attention-view"]', { timeout: 60_000 });
+  assert.equal(await page.locator('[data-role="import-list"] tr').count(), 2);
+  assert.deepEqual(await page.locator('[data-role="import-name"]').evaluateAll((xs) => xs.map((x) => (x as HTMLInputElement).value)), ['translation-single-agent.page', 'big model']);
+  await page.click('[data-import-id] >> nth=0 >> [data-role="import-show"]');
+  await page.waitForSelector('[data-role="runlog-view"]');
+  await page.screenshot({ path: 'test-results/app-data-runlog.png', fullPage: true });
+  // Deleting asks first, then removes it from storage.
+  page.once('dialog', (d) => void d.accept());
+  await page.click('[data-import-id] >> nth=1 >> [data-role="import-delete"]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-role="import-list"] tr').length === 1);
+  await page.reload();
+  await page.waitForSelector('[data-role="import-list"] tr', { timeout: 60_000 });
+  assert.equal(await page.locator('[data-role="import-list"] tr').count(), 1);
+  // A URL that does not exist: a clear message, nothing changed.
+  await page.goto(server.url + '/?url=/fixtures/nope.json');
+  await page.waitForSelector('[data-role="import-note"][data-kind="error"]', { timeout: 60_000 });
+  assert.match((await page.textContent('[data-role="import-note"]')) ?? '', /HTTP 404/);
+  assert.equal(await page.locator('[data-role="import-list"] tr').count(), 1);
+  assert.deepEqual(errors, []);
+  rmSync(dir, { recursive: true, force: true });
+  await page.close();
 });

@@ -202,7 +202,7 @@ function parseJsonDoc(doc: unknown): ImportedAttention {
   return finish(layers, tokens, tokenIds, readMeta(doc, ''));
 }
 
-function looksLikeSafetensors(b: Uint8Array): boolean {
+export function looksLikeSafetensors(b: Uint8Array): boolean {
   if (b.length < 9) return false;
   const n = Number(new DataView(b.buffer, b.byteOffset, b.byteLength).getBigUint64(0, true));
   return n > 0 && 8 + n <= b.length && b[8] === 0x7b;

@@ -8,6 +8,7 @@ import type { ChatRequest } from '../scenarios/types';
 import { validateRequest, formatErrors, formatCount } from '../prompt/request';
 import { isScenarioRef } from '../scenarios/catalog';
 import { EMBEDDED_MODELS, DEFAULT_MODEL } from '../model/embedded';
+import { addScenario, MAX_NAME_CHARS } from '../state/addScenario';
 import {
   customOf,
   customRef,
@@ -33,7 +34,6 @@ export const SHARE_KEY = 's';
 export const MAX_FRAGMENT_CHARS = 8_000;
 /** Most bytes of JSON a fragment may inflate to (zip-bomb guard): deflate reaches ~1000:1, so 8 KB → ~8 MB. */
 export const MAX_INFLATED_BYTES = 2 * 1024 * 1024;
-const MAX_NAME_CHARS = 200;
 
 export type ShareScenario = { ref: string } | { name: string; request: ChatRequest };
 
@@ -304,21 +304,6 @@ export type ApplyResult =
   | { ok: true; state: PersistedState; notes: string[]; created: string | null }
   | { ok: false; error: string };
 
-/** Key-order-independent JSON, to compare requests. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isObj(v)) {
-    return `{${Object.keys(v)
-      .filter((k) => v[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
-const SHARED_SUFFIX = / \(shared(?: \d+)?\)$/;
-
 /**
  * The state after opening a link: settings applied and the scenario selected. A shared request becomes a
  * NEW custom scenario ("<name> (shared)", fresh id) unless one with an identical request exists, which is
@@ -334,26 +319,10 @@ export function applyShare(state: PersistedState, payload: SharePayload, now: nu
   const sc = payload.scenario;
   if ('ref' in sc) scenario = sc.ref;
   else {
-    const key = canonical(sc.request);
-    const same = state.custom.find((c) => c.lastGood && canonical(c.lastGood) === key);
-    if (same) {
-      scenario = customRef(same.id);
-      notes.push(`the shared request is already saved as "${same.name}"; that scenario is selected`);
-    } else {
-      if (state.custom.length >= MAX_CUSTOM) {
-        return { ok: false, error: `you already have ${MAX_CUSTOM} scenarios, the most kept; delete one to open this shared scenario` };
-      }
-      const ids = new Set(state.custom.map((c) => c.id));
-      let id = '';
-      for (let n = 0; !id || ids.has(id); n++) id = `s${Math.max(0, Math.floor(now)).toString(36)}${n.toString(36)}`;
-      const names = new Set(state.custom.map((c) => c.name));
-      const base = sc.name.replace(SHARED_SUFFIX, '').slice(0, MAX_NAME_CHARS - 20);
-      let name = `${base} (shared)`;
-      for (let n = 2; names.has(name); n++) name = `${base} (shared ${n})`;
-      custom = [...state.custom, { id, name, text: JSON.stringify(sc.request, null, 2), lastGood: sc.request, createdAt: now }];
-      scenario = customRef(id);
-      created = id;
-    }
+    const r = addScenario(state.custom, { name: sc.name, label: 'shared', request: sc.request, now, idPrefix: 's', action: 'open this shared scenario' });
+    if (!r.ok) return r;
+    ({ custom, scenario, created } = r);
+    notes.push(...r.notes);
   }
   return {
     ok: true,

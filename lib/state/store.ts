@@ -49,8 +49,8 @@ export interface PersistedState {
   tab: Tab;
 }
 
-export type Tab = 'attention' | 'kv' | 'step' | 'ab';
-export const TABS: readonly Tab[] = ['attention', 'kv', 'step', 'ab'];
+export type Tab = 'attention' | 'kv' | 'step' | 'ab' | 'data';
+export const TABS: readonly Tab[] = ['attention', 'kv', 'step', 'ab', 'data'];
 
 export interface Actions {
   setLang(lang: Lang): void;

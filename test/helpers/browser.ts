@@ -18,10 +18,19 @@ export const CHROMIUM_FLAGS = [
   '--enable-unsafe-webgpu',
 ];
 
-/** A persistent context in a throwaway profile directory; close() removes the directory too. */
-export async function launchChromium(extraFlags: string[] = []): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+/**
+ * A persistent context in a throwaway profile directory; close() removes the directory too.
+ * opts.acceptDownloads: save downloads (page.waitForEvent('download'), download.path()); unset leaves
+ * playwright's default.
+ */
+export async function launchChromium(extraFlags: string[] = [], opts: { acceptDownloads?: boolean } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const dir = mkdtempSync(join(tmpdir(), 'kvscope-chromium-'));
-  const context = await chromium.launchPersistentContext(dir, { executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_FLAGS, ...extraFlags] });
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...CHROMIUM_FLAGS, ...extraFlags],
+    ...(opts.acceptDownloads === undefined ? {} : { acceptDownloads: opts.acceptDownloads }),
+  });
   return {
     context,
     close: async () => {
