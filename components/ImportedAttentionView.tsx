@@ -20,13 +20,14 @@ import {
 } from '../lib/imported/views';
 import { DEFAULT_MIN_QUERY, SINK_HEAD_THRESHOLD } from '../lib/analysis/sink';
 import { visibleWhitespace } from '../lib/prompt/label';
-import { COLORMAP_NAMES, DEFAULT_COLORMAP, DEFAULT_GAMMA, MASK_RGB, makeScale, rgbHex, sampleColormap, type ColormapName, type ScaleKind } from '../lib/view/colormap';
+import { DEFAULT_COLORMAP, DEFAULT_GAMMA, MASK_RGB, makeScale, rgbHex, sampleColormap, type ColormapName, type ScaleKind } from '../lib/view/colormap';
 import { matrixJson } from '../lib/export';
 import { ExportFrame } from './ExportFrame';
 import { Heatmap } from './Heatmap';
 import { Legend } from './Legend';
 import { PositionBiasChart } from './PositionBiasChart';
-import { ScaleSelect } from './ViewSelects';
+import { MagmaLegend } from './SinkPanel';
+import { ColormapSelect, GammaSlider, HideSinkToggle, ScaleSelect } from './ViewSelects';
 import { useT, type T } from './i18n';
 
 export interface ImportedAttentionViewProps {
@@ -148,24 +149,9 @@ export function ImportedAttentionView({ attention, name }: ImportedAttentionView
               {meanOnlyLayer && <span data-role="imported-mean-only" style={{ color: '#777', marginLeft: 6 }}>{t('imported.headNote')}</span>}
             </label>
             <ScaleSelect value={scaleKind} onChange={setScaleKind} />
-            {scaleKind === 'power' && (
-              <label>
-                {t('control.gamma')}{' '}
-                <input data-control="gamma" type="range" min={0.1} max={2} step={0.05} value={gamma} onChange={(e) => setGamma(Number(e.target.value))} style={{ verticalAlign: 'middle', width: 100 }} />{' '}
-                <span style={{ fontVariantNumeric: 'tabular-nums' }}>{gamma.toFixed(2)}</span>
-              </label>
-            )}
-            <label>
-              {t('control.colours')}{' '}
-              <select data-control="colormap" value={map} onChange={(e) => setMap(e.target.value as ColormapName)}>
-                {COLORMAP_NAMES.map((m) => (
-                  <option key={m} value={m}>{m}</option>
-                ))}
-              </select>
-            </label>
-            <label>
-              <input data-control="hide-sink" type="checkbox" checked={hideSink} onChange={(e) => setHideSink(e.target.checked)} /> {t('control.hideSink')}
-            </label>
+            {scaleKind === 'power' && <GammaSlider value={gamma} onChange={setGamma} />}
+            <ColormapSelect value={map} onChange={setMap} />
+            <HideSinkToggle value={hideSink} onChange={setHideSink} />
           </div>
 
           <div style={{ display: 'flex', gap: 28, flexWrap: 'wrap', alignItems: 'flex-start' }}>
@@ -554,19 +540,6 @@ function SinkRow({ l, cols, meanOnly, na }: { l: ImportedLayerSummary; cols: num
       </td>
       <td style={{ ...cellStyle, color: '#555' }} data-role="imported-qualifying">{l.sink.qualifyingQueries}</td>
     </tr>
-  );
-}
-
-function MagmaLegend() {
-  const t = useT();
-  const stops = [0, 0.25, 0.5, 0.75, 1].map((x) => `${rgbHex(sampleColormap('magma', x))} ${x * 100}%`).join(', ');
-  return (
-    <div style={{ display: 'flex', alignItems: 'center', gap: 6, marginTop: 4, font: `11px ${mono}`, color: '#555' }}>
-      <span>0</span>
-      <span style={{ width: 160, height: 10, background: `linear-gradient(to right, ${stops})` }} />
-      <span>1</span>
-      <span style={{ marginLeft: 8, outline: '2px solid #00b4d8', padding: '0 4px' }}>{t('sink.legendSinkHead', { threshold: SINK_HEAD_THRESHOLD })}</span>
-    </div>
   );
 }
 

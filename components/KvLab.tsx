@@ -418,26 +418,22 @@ export function KvLab({ client, analysed, vocab, layers, custom }: KvLabProps) {
                 facts,
               })}
             >
-              <KvDiffMap
-                title={t('kv.mapK')}
-                delta={shown.maxK}
-                layers={shown.layers}
-                positions={shown.positions}
-                tol={TOL}
-                max={max}
-                prefix={prefixIndex}
-                sweep={fraction < 1 ? { from: prefixIndex, fraction } : null}
-              />
-              <KvDiffMap
-                title={t('kv.mapV')}
-                delta={shown.maxV}
-                layers={shown.layers}
-                positions={shown.positions}
-                tol={TOL}
-                max={max}
-                prefix={prefixIndex}
-                sweep={fraction < 1 ? { from: prefixIndex, fraction } : null}
-              />
+              {([
+                [t('kv.mapK'), shown.maxK],
+                [t('kv.mapV'), shown.maxV],
+              ] as const).map(([title, delta]) => (
+                <KvDiffMap
+                  key={title}
+                  title={title}
+                  delta={delta}
+                  layers={shown.layers}
+                  positions={shown.positions}
+                  tol={TOL}
+                  max={max}
+                  prefix={prefixIndex}
+                  sweep={fraction < 1 ? { from: prefixIndex, fraction } : null}
+                />
+              ))}
               <KvDiffLegend tol={TOL} max={max} />
             </ExportFrame>
             <p style={{ margin: 0, color: '#555', fontSize: 12, maxWidth: 980 }}>{t('kv.mapNote')}</p>

@@ -8,7 +8,8 @@ import { accountCalls, BLOCK_SIZES, DEFAULT_ALPHA, DEFAULT_BLOCK_SIZE, type Acco
 import { TOOLS_MESSAGE, type Prompt } from '../lib/prompt/prompt';
 import { displayToken } from '../lib/prompt/label';
 import type { StringKey } from '../lib/i18n';
-import { BatchStatus, fmtCost, fmtInt, FONT, MONO } from './econParts';
+import { AlphaInput, BatchStatus, fmtCost, fmtInt, FONT, MONO } from './econParts';
+import { parseAlpha } from '../lib/runlog/chart';
 import { CallStackChart, PatternSummaryChart } from './PatternCharts';
 import { RadixTreeView } from './RadixTreeView';
 import { TokenView } from './TokenView';
@@ -26,10 +27,6 @@ interface ModeResult {
 
 const MAX_SEED = 0xffffffff;
 const parseSeed = (s: string): number | null => (/^\s*\d+\s*$/.test(s) && Number(s) <= MAX_SEED ? Number(s) : null);
-const parseAlpha = (s: string): number | null => {
-  const n = s.trim() === '' ? NaN : Number(s);
-  return n >= 0 && n <= 1 ? n : null;
-};
 
 const SHORT: Record<PatternMode, StringKey> = {
   correct: 'econ.mode.correct',
@@ -148,17 +145,11 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
         </label>
         <label>
           {t('econ.alpha')}{' '}
-          <input
-            data-control="econ-alpha"
-            type="number"
-            min={0}
-            max={1}
-            step={0.05}
-            value={alphaText}
-            aria-invalid={alphaBad}
-            onChange={(e) => {
-              setAlphaText(e.target.value);
-              const a = parseAlpha(e.target.value);
+          <AlphaInput
+            control="econ-alpha"
+            text={alphaText}
+            onChange={(text, a) => {
+              setAlphaText(text);
               if (a !== null) setAlpha(a);
             }}
             style={inputStyle}

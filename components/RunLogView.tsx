@@ -12,6 +12,7 @@ import { MAX_TOKENS, type RunLog } from '../lib/runlog/parse';
 import { ExportFrame } from './ExportFrame';
 import { GrowthChart } from './GrowthChart';
 import { useT } from './i18n';
+import { AlphaInput, MONO } from './econParts';
 
 export interface RunLogViewProps {
   log: RunLog;
@@ -24,7 +25,6 @@ export interface RunLogViewProps {
 /** Most rows of the per-agent table. */
 export const MAX_AGENT_ROWS = 50;
 
-const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
 export function RunLogView({ log, name, notes }: RunLogViewProps) {
   const t = useT();
@@ -65,17 +65,11 @@ export function RunLogView({ log, name, notes }: RunLogViewProps) {
       <div role="group" aria-label={t('runlog.controls')} style={{ display: 'flex', flexWrap: 'wrap', gap: '8px 24px', alignItems: 'center' }}>
         <label style={{ display: 'inline-flex', gap: 6, alignItems: 'center' }}>
           {t('runlog.alpha')}
-          <input
-            data-control="runlog-alpha"
-            type="number"
-            min={0}
-            max={1}
-            step={0.05}
-            value={alphaText}
-            aria-invalid={alphaBad}
-            onChange={(e) => {
-              setAlphaText(e.target.value);
-              const a = parseAlpha(e.target.value);
+          <AlphaInput
+            control="runlog-alpha"
+            text={alphaText}
+            onChange={(text, a) => {
+              setAlphaText(text);
               if (a !== null) setAlpha(a);
             }}
             style={{ width: 80, font: `13px ${MONO}` }}

@@ -213,7 +213,8 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
   );
 }
 
-function MagmaLegend() {
+/** The sink grid's colour legend (magma 0…1) with the sink-head outline; shared with the imported view. */
+export function MagmaLegend() {
   const t = useT();
   // An SVG gradient (not a CSS one) so that the picture exports with the page's charts.
   const id = `magma-${useId().replace(/[^\w-]/g, '')}`;

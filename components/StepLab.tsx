@@ -17,7 +17,7 @@ import { parseAssistantText } from '../lib/generate/parseOutput';
 import { greedySettings, parseGenerationConfig, type SamplingSettings } from '../lib/generate/sampling';
 import { messageStarts, nextBoundary, nextTokenStats, prevBoundary, reduceRow } from '../lib/generate/stepper';
 import { StepSession, type Op } from '../lib/generate/stepSession';
-import { COLORMAP_NAMES, DEFAULT_GAMMA, makeScale, type ColormapName, type ScaleKind } from '../lib/view/colormap';
+import { DEFAULT_GAMMA, makeScale, type ColormapName, type ScaleKind } from '../lib/view/colormap';
 import type { Analysed } from './Lab';
 import { AttentionStrip } from './AttentionStrip';
 import { ExportFrame } from './ExportFrame';
@@ -27,7 +27,7 @@ import { Legend } from './Legend';
 import { StepTokens } from './StepTokens';
 import { TopPredictions } from './TopPredictions';
 import { useT, type T } from './i18n';
-import { HeadSelect, LayerSelect, ScaleSelect } from './ViewSelects';
+import { ColormapSelect, HeadSelect, HideSinkToggle, LayerSelect, ScaleSelect } from './ViewSelects';
 
 export interface StepLabProps {
   client: EngineClient;
@@ -471,17 +471,8 @@ export function StepLab({ client, analysed, vocab, generationConfig }: StepLabPr
           />
           <HeadSelect value={headNow} heads={heads} onChange={setHead} />
           <ScaleSelect value={scaleKind} onChange={setScaleKind} />
-          <label>
-            {t('control.colours')}{' '}
-            <select data-control="colormap" value={colormap} onChange={(e) => setColormap(e.target.value as ColormapName)}>
-              {COLORMAP_NAMES.map((m) => (
-                <option key={m} value={m}>{m}</option>
-              ))}
-            </select>
-          </label>
-          <label>
-            <input data-control="hide-sink" type="checkbox" checked={hideSink} onChange={(e) => setHideSink(e.target.checked)} /> {t('control.hideSink')}
-          </label>
+          <ColormapSelect value={colormap} onChange={setColormap} />
+          <HideSinkToggle value={hideSink} onChange={setHideSink} />
         </div>
 
         <div ref={stripBoxRef} style={{ display: 'grid', gap: 4, minWidth: 0, overflow: 'hidden', paddingTop: 1 }}>

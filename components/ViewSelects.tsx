@@ -1,7 +1,7 @@
 'use client';
-// The layer / head / scale pickers every attention view offers, labelled and translated in one place.
+// The layer / head / scale / γ / colour-map / hide-sink controls every attention view offers, labelled and translated in one place.
 import type { HeadReduction } from '../lib/analysis/attentionView';
-import type { ScaleKind } from '../lib/view/colormap';
+import { COLORMAP_NAMES, type ColormapName, type ScaleKind } from '../lib/view/colormap';
 import { useT } from './i18n';
 
 export function LayerSelect({ value, layers, onChange, control = 'layer' }: { value: number; layers: number; onChange: (l: number) => void; control?: string }) {
@@ -48,6 +48,41 @@ export function ScaleSelect({ value, onChange, control = 'scale', gammaNote }: {
           {gammaNote !== undefined ? ` (γ ${gammaNote})` : ''}
         </option>
       </select>
+    </label>
+  );
+}
+
+/** γ of the power scale, 0.1…2. */
+export function GammaSlider({ value, onChange }: { value: number; onChange: (g: number) => void }) {
+  const t = useT();
+  return (
+    <label>
+      {t('control.gamma')}{' '}
+      <input data-control="gamma" type="range" min={0.1} max={2} step={0.05} value={value} onChange={(e) => onChange(Number(e.target.value))} style={{ verticalAlign: 'middle', width: 100 }} />{' '}
+      <span style={{ fontVariantNumeric: 'tabular-nums' }}>{value.toFixed(2)}</span>
+    </label>
+  );
+}
+
+export function ColormapSelect({ value, onChange }: { value: ColormapName; onChange: (m: ColormapName) => void }) {
+  const t = useT();
+  return (
+    <label>
+      {t('control.colours')}{' '}
+      <select data-control="colormap" value={value} onChange={(e) => onChange(e.target.value as ColormapName)}>
+        {COLORMAP_NAMES.map((m) => (
+          <option key={m} value={m}>{m}</option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function HideSinkToggle({ value, onChange }: { value: boolean; onChange: (hide: boolean) => void }) {
+  const t = useT();
+  return (
+    <label>
+      <input data-control="hide-sink" type="checkbox" checked={value} onChange={(e) => onChange(e.target.checked)} /> {t('control.hideSink')}
     </label>
   );
 }

@@ -1,10 +1,11 @@
 'use client';
 // Small pieces shared by the cache-economics panels: colours, number formats, a legend swatch, the
 // rendering-progress line and the SVG axis. Draws only.
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import type { Batch } from './usePromptBatch';
 import { useT } from './i18n';
 import { tickLabel } from '../lib/view/chartAxis';
+import { parseAlpha } from '../lib/runlog/chart';
 
 /** Paul Tol's "bright" scheme: cached (reused) blue, recomputed red; the two status strategies green and purple. */
 export const ECON_COLORS = {
@@ -124,5 +125,25 @@ export function Axis({ ticks, orient, pos, gridTo, label, labelAt, format = tick
         </text>
       )}
     </g>
+  );
+}
+
+/**
+ * The price-ratio field (α, 0…1) of the economics panels and the run-log view: keeps the text as typed and
+ * reports the parsed value (null while invalid, so the caller keeps its last good α).
+ */
+export function AlphaInput({ text, control, onChange, style }: { text: string; control: string; onChange: (text: string, alpha: number | null) => void; style?: CSSProperties }) {
+  return (
+    <input
+      data-control={control}
+      type="number"
+      min={0}
+      max={1}
+      step={0.05}
+      value={text}
+      aria-invalid={parseAlpha(text) === null}
+      onChange={(e) => onChange(e.target.value, parseAlpha(e.target.value))}
+      style={style}
+    />
   );
 }

@@ -314,6 +314,12 @@ test('switching to 简体中文 leaves no English label on the page', async () =
   const kvText = await visibleLabels(page);
   const kvLeft = englishFragments().filter((f) => kvText.includes(f));
   assert.deepEqual(kvLeft, [], 'English labels still visible in the Chinese KV tab');
+  // The data tab (import box and the empty list).
+  await page.click('button[data-tab="data"]');
+  await page.waitForSelector('[data-role="data-lab"]');
+  const dataText = await visibleLabels(page);
+  const dataLeft = englishFragments().filter((f) => dataText.includes(f));
+  assert.deepEqual(dataLeft, [], 'English labels still visible in the Chinese data tab');
   await page.click('button[data-tab="attention"]');
   assert.match(text, /注意力/);
   // Single-word labels too: the role chips and the layer control's label.
