@@ -26,7 +26,7 @@ import { ExportFrame } from './ExportFrame';
 import { Heatmap } from './Heatmap';
 import { Legend } from './Legend';
 import { PositionBiasChart } from './PositionBiasChart';
-import { MagmaLegend } from './SinkPanel';
+import { LayerBars, MagmaLegend } from './SinkPanel';
 import { ColormapSelect, GammaSlider, HideSinkToggle, ScaleSelect } from './ViewSelects';
 import { useT, type T } from './i18n';
 
@@ -547,54 +547,13 @@ function SinkRow({ l, cols, meanOnly, na }: { l: ImportedLayerSummary; cols: num
 function ShareBars({ layers }: { layers: ImportedLayerSummary[] }) {
   const t = useT();
   const na = t('panels.na');
-  const n = layers.length;
-  const W = Math.max(500, Math.min(1100, n * 26 + 70));
-  const H = 200;
-  const m = { l: 44, r: 12, t: 12, b: 40 };
-  const pw = W - m.l - m.r;
-  const ph = H - m.t - m.b;
-  const bw = pw / Math.max(1, n);
-  const y = (v: number) => m.t + ph * (1 - Math.min(1, Math.max(0, v)));
-  const labelEvery = Math.max(1, Math.ceil(n / 24));
-  return (
-    <svg data-role="imported-share-bars" width={W} height={H} role="img" aria-label={t('imported.barsTitle')} style={{ font: `10px ${mono}`, display: 'block' }}>
-      {[0, 0.25, 0.5, 0.75, 1].map((v) => (
-        <g key={v}>
-          <line x1={m.l} x2={m.l + pw} y1={y(v)} y2={y(v)} stroke="#eee" />
-          <line x1={m.l - 3} x2={m.l} y1={y(v)} y2={y(v)} stroke="#888" />
-          <text x={m.l - 5} y={y(v) + 3} textAnchor="end" fill="#555">{v}</text>
-        </g>
-      ))}
-      <line x1={m.l} x2={m.l} y1={m.t} y2={m.t + ph} stroke="#888" />
-      <line x1={m.l} x2={m.l + pw} y1={m.t + ph} y2={m.t + ph} stroke="#888" />
-      {layers.map((l, i) => {
-        const x = m.l + i * bw;
-        const v = l.firstTokenShare;
-        const name = layerName(t, l);
-        return (
-          <g key={i} data-layer={i}>
-            {v !== null ? (
-              <rect x={x + bw * 0.15} width={bw * 0.7} y={y(v)} height={m.t + ph - y(v)} fill={rgbHex(sampleColormap('magma', Math.min(1, v) * 0.8 + 0.1))}>
-                <title>{t('imported.barsTooltip', { layer: name, share: v.toFixed(3), uniform: fmt(l.sink.uniformBaseline, na) })}</title>
-              </rect>
-            ) : (
-              <text x={x + bw / 2} y={m.t + ph - 4} textAnchor="middle" fill="#999">{na}</text>
-            )}
-            {l.sink.uniformBaseline !== null && <line x1={x + bw * 0.05} x2={x + bw * 0.95} y1={y(l.sink.uniformBaseline)} y2={y(l.sink.uniformBaseline)} stroke="#2a9d8f" strokeWidth={2} />}
-            {i % labelEvery === 0 && (
-              <text x={x + bw / 2} y={m.t + ph + 12} textAnchor="middle" fill="#555">
-                {l.layer ?? '?'}
-              </text>
-            )}
-          </g>
-        );
-      })}
-      <line x1={m.l} x2={m.l + pw} y1={y(SINK_HEAD_THRESHOLD)} y2={y(SINK_HEAD_THRESHOLD)} stroke="#d62828" strokeDasharray="4 3" />
-      <text x={m.l + pw} y={y(SINK_HEAD_THRESHOLD) - 3} textAnchor="end" fill="#d62828" stroke="#fff" strokeWidth={3} paintOrder="stroke">{t('sink.barsThreshold', { threshold: SINK_HEAD_THRESHOLD })}</text>
-      <text x={m.l} y={H - 6} textAnchor="start" fill="#333">{t('imported.barsX')}</text>
-      <text x={11} y={m.t + ph / 2} textAnchor="middle" fill="#333" transform={`rotate(-90 11 ${m.t + ph / 2})`}>{t('imported.barsY')}</text>
-    </svg>
-  );
+  const bars = layers.map((l) => ({
+    label: l.layer ?? '?',
+    value: l.firstTokenShare,
+    uniform: l.sink.uniformBaseline,
+    tooltip: l.firstTokenShare === null ? '' : t('imported.barsTooltip', { layer: layerName(t, l), share: l.firstTokenShare.toFixed(3), uniform: fmt(l.sink.uniformBaseline, na) }),
+  }));
+  return <LayerBars bars={bars} role="imported-share-bars" aria={t('imported.barsTitle')} xLabel={t('imported.barsX')} yLabel={t('imported.barsY')} wide />;
 }
 
 // ---- position bias --------------------------------------------------------------------------------------

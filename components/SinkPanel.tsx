@@ -159,7 +159,18 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
         <div>
           <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('sink.barsTitle')}</h3>
           <ExportFrame name={exportName('sink-bars')} title={exportTitle(t('export.caption.sinkBars', { threshold: SINK_HEAD_THRESHOLD }))} json={sinkJson('sink-bars')}>
-            <SinkBars sinks={sinks} />
+            <LayerBars
+              bars={sinks.map((s, l) => ({
+                label: l,
+                value: s.headMean,
+                uniform: s.uniformBaseline,
+                tooltip: s.headMean === null ? '' : t('sink.barsTooltip', { layer: l, mean: s.headMean.toFixed(3), uniform: fmt(s.uniformBaseline, na, 3), sinkHeads: s.sinkHeads }),
+              }))}
+              role="sink-bars"
+              aria={t('sink.barsTitle')}
+              xLabel={t('sink.barsX')}
+              yLabel={t('sink.barsY')}
+            />
           </ExportFrame>
         </div>
       )}
@@ -238,50 +249,62 @@ export function MagmaLegend() {
   );
 }
 
-function SinkBars({ sinks }: { sinks: SinkScore[] }) {
+/** One bar per layer (0…1) against the uniform baseline and the sink threshold. */
+export interface LayerBar {
+  /** Axis label under the bar (the model's layer index). */
+  label: string | number;
+  value: number | null;
+  uniform: number | null;
+  tooltip: string;
+}
+
+/** Per-layer bars of a first-token share; the engine's sink panel and the imported view both draw these. */
+export function LayerBars({ bars, role, aria, xLabel, yLabel, wide = false }: { bars: LayerBar[]; role: string; aria: string; xLabel: string; yLabel: string; wide?: boolean }) {
   const t = useT();
   const na = t('panels.na');
-  const n = sinks.length;
-  const W = Math.max(360, Math.min(720, n * 22 + 60));
-  const H = 180;
-  const m = { l: 40, r: 10, t: 10, b: 34 };
+  const n = bars.length;
+  const W = wide ? Math.max(500, Math.min(1100, n * 26 + 70)) : Math.max(360, Math.min(720, n * 22 + 60));
+  const H = wide ? 200 : 180;
+  const m = { l: 44, r: 12, t: 12, b: 38 };
   const pw = W - m.l - m.r;
   const ph = H - m.t - m.b;
   const bw = pw / Math.max(1, n);
   const y = (v: number) => m.t + ph * (1 - Math.min(1, Math.max(0, v)));
-  const labelEvery = Math.max(1, Math.ceil(n / 16));
+  const labelEvery = Math.max(1, Math.ceil(n / (wide ? 24 : 16)));
   return (
-    <svg data-role="sink-bars" width={W} height={H} role="img" aria-label={t('sink.barsTitle')} style={{ font: `10px ${mono}` }}>
-      {[0, 0.5, 1].map((v) => (
+    <svg data-role={role} width={W} height={H} role="img" aria-label={aria} style={{ font: `10px ${mono}`, display: 'block' }}>
+      {[0, 0.25, 0.5, 0.75, 1].map((v) => (
         <g key={v}>
+          <line x1={m.l} x2={m.l + pw} y1={y(v)} y2={y(v)} stroke="#eee" />
           <line x1={m.l - 3} x2={m.l} y1={y(v)} y2={y(v)} stroke="#888" />
           <text x={m.l - 5} y={y(v) + 3} textAnchor="end" fill="#555">{v}</text>
         </g>
       ))}
       <line x1={m.l} x2={m.l} y1={m.t} y2={m.t + ph} stroke="#888" />
       <line x1={m.l} x2={m.l + pw} y1={m.t + ph} y2={m.t + ph} stroke="#888" />
-      {sinks.map((s, l) => {
-        const x = m.l + l * bw;
+      {bars.map((b, i) => {
+        const x = m.l + i * bw;
         return (
-          <g key={l}>
-            {s.headMean !== null && (
-              <rect x={x + bw * 0.15} width={bw * 0.7} y={y(s.headMean)} height={m.t + ph - y(s.headMean)} fill={rgbHex(sampleColormap('magma', Math.min(1, s.headMean) * 0.8 + 0.1))}>
-                <title>{t('sink.barsTooltip', { layer: l, mean: s.headMean.toFixed(3), uniform: fmt(s.uniformBaseline, na, 3), sinkHeads: s.sinkHeads })}</title>
+          <g key={i} data-layer={i}>
+            {b.value !== null ? (
+              <rect x={x + bw * 0.15} width={bw * 0.7} y={y(b.value)} height={m.t + ph - y(b.value)} fill={rgbHex(sampleColormap('magma', Math.min(1, b.value) * 0.8 + 0.1))}>
+                <title>{b.tooltip}</title>
               </rect>
+            ) : (
+              <text x={x + bw / 2} y={m.t + ph - 4} textAnchor="middle" fill="#999">{na}</text>
             )}
-            {s.uniformBaseline !== null && (
-              <line x1={x + bw * 0.05} x2={x + bw * 0.95} y1={y(s.uniformBaseline)} y2={y(s.uniformBaseline)} stroke="#2a9d8f" strokeWidth={2} />
-            )}
-            {l % labelEvery === 0 && (
-              <text x={x + bw / 2} y={m.t + ph + 11} textAnchor="middle" fill="#555">{l}</text>
+            {b.uniform !== null && <line x1={x + bw * 0.05} x2={x + bw * 0.95} y1={y(b.uniform)} y2={y(b.uniform)} stroke="#2a9d8f" strokeWidth={2} />}
+            {i % labelEvery === 0 && (
+              <text x={x + bw / 2} y={m.t + ph + 12} textAnchor="middle" fill="#555">{b.label}</text>
             )}
           </g>
         );
       })}
       <line x1={m.l} x2={m.l + pw} y1={y(SINK_HEAD_THRESHOLD)} y2={y(SINK_HEAD_THRESHOLD)} stroke="#d62828" strokeDasharray="4 3" />
-      <text x={m.l + pw} y={y(SINK_HEAD_THRESHOLD) - 3} textAnchor="end" fill="#d62828">{t('sink.barsThreshold', { threshold: SINK_HEAD_THRESHOLD })}</text>
-      <text x={m.l + pw / 2} y={H - 4} textAnchor="middle" fill="#333">{t('sink.barsX')}</text>
-      <text x={10} y={m.t + ph / 2} textAnchor="middle" fill="#333" transform={`rotate(-90 10 ${m.t + ph / 2})`}>{t('sink.barsY')}</text>
+      {/* A white halo keeps the label readable where it crosses a bar. */}
+      <text x={m.l + pw} y={y(SINK_HEAD_THRESHOLD) - 3} textAnchor="end" fill="#d62828" stroke="#fff" strokeWidth={3} paintOrder="stroke">{t('sink.barsThreshold', { threshold: SINK_HEAD_THRESHOLD })}</text>
+      <text x={m.l} y={H - 5} textAnchor="start" fill="#333">{xLabel}</text>
+      <text x={11} y={m.t + ph / 2} textAnchor="middle" fill="#333" transform={`rotate(-90 11 ${m.t + ph / 2})`}>{yLabel}</text>
     </svg>
   );
 }
