@@ -16,8 +16,7 @@ function sizeLabel(n: number): string {
 export function DataLab({ imports }: { imports: Imports }) {
   const t = useT();
   const fileInput = useRef<HTMLInputElement>(null);
-  const [paste, setPaste] = useState('');
-  const [pasteName, setPasteName] = useState('');
+  const { paste, setPaste } = imports;
   const [over, setOver] = useState(false);
   const { items, selected, loaded } = imports;
   const current = items.find((i) => i.id === selected) ?? null;
@@ -65,8 +64,8 @@ export function DataLab({ imports }: { imports: Imports }) {
             <span>{t('data.pasteLabel')}</span>
             <textarea
               data-role="paste-box"
-              value={paste}
-              onChange={(e) => setPaste(e.target.value)}
+              value={paste.text}
+              onChange={(e) => setPaste({ ...paste, text: e.target.value })}
               rows={6}
               spellCheck={false}
               placeholder={t('data.pastePlaceholder')}
@@ -76,9 +75,9 @@ export function DataLab({ imports }: { imports: Imports }) {
           <div style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap' }}>
             <label>
               {t('data.pasteName')}{' '}
-              <input data-role="paste-name" value={pasteName} placeholder={t('data.pasteDefaultName')} onChange={(e) => setPasteName(e.target.value)} style={{ width: 220 }} />
+              <input data-role="paste-name" value={paste.name} placeholder={t('data.pasteDefaultName')} onChange={(e) => setPaste({ ...paste, name: e.target.value })} style={{ width: 220 }} />
             </label>
-            <button data-role="paste-import" disabled={!paste.trim()} onClick={() => void imports.importInput(paste, pasteName.trim() || t('data.pasteDefaultName'))}>
+            <button data-role="paste-import" disabled={!paste.text.trim()} onClick={() => void imports.importInput(paste.text, paste.name.trim() || t('data.pasteDefaultName'))}>
               {t('data.pasteButton')}
             </button>
           </div>

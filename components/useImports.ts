@@ -39,6 +39,8 @@ export function useImports(store: KvscopeStore) {
   // Items IndexedDB refused (private mode, quota): kept for this page's lifetime only.
   const memory = useRef(new Map<string, StoredImport>());
   const [dbError, setDbError] = useState<string | null>(null);
+  // The paste box lives here, not in the tab, so switching tabs does not lose what the user pasted.
+  const [paste, setPaste] = useState({ text: '', name: '' });
 
   const refresh = useCallback(async () => {
     let stored: ImportMeta[] = [];
@@ -195,7 +197,7 @@ export function useImports(store: KvscopeStore) {
     [],
   );
 
-  return { items, note, setNote, selected, select, loaded, dbError, importInput, importFiles, importUrl, openAnyway, remove, rename };
+  return { paste, setPaste, items, note, setNote, selected, select, loaded, dbError, importInput, importFiles, importUrl, openAnyway, remove, rename };
 }
 
 export type Imports = ReturnType<typeof useImports>;

@@ -524,7 +524,8 @@ test('import: a pasted request body becomes a new scenario; invalid and hostile 
   assert.match((await page.textContent('[data-role="message-inspector"]')) ?? '', /<img src=x/);
   // Importing the same body again selects the saved one instead of piling up copies.
   await page.click('button[data-tab="data"]');
-  await page.fill('[data-role="paste-box"]', JSON.stringify(body, null, 1));
+  // The pasted text is still there after visiting another tab.
+  assert.equal(await page.inputValue('[data-role="paste-box"]'), JSON.stringify(body));
   await page.click('[data-role="paste-import"]');
   await page.waitForFunction(() => /already saved/.test(document.querySelector('[data-role="import-note"]')?.textContent ?? ''));
   assert.equal(await page.locator('[data-role="scenario-picker"] option', { hasText: 'my agent' }).count(), 1);
