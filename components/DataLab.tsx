@@ -3,15 +3,12 @@
 // files kept in this browser, and the selected one's view. Reading and checking happen in lib/import
 // (through useImports); this file only lays them out.
 import { useRef, useState } from 'react';
-import { formatCount } from '../lib/prompt/request';
+import { formatBytes } from '../lib/analysis/kvBytes';
 import { useT, type T } from './i18n';
 import type { Imports, ImportNote } from './useImports';
 import { RunLogView } from './RunLogView';
 import { ImportedAttentionView } from './ImportedAttentionView';
 
-function sizeLabel(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${formatCount(n)} B`;
-}
 
 export function DataLab({ imports }: { imports: Imports }) {
   const t = useT();
@@ -106,7 +103,7 @@ export function DataLab({ imports }: { imports: Imports }) {
                     <NameInput key={i.name} value={i.name} label={t('data.rename')} onCommit={(n) => void imports.rename(i.id, n)} />
                   </td>
                   <td style={{ padding: '3px 8px', color: '#555' }}>{t(i.kind === 'runlog' ? 'data.kind.runlog' : 'data.kind.attention')}</td>
-                  <td style={{ padding: '3px 8px', color: '#555', textAlign: 'right' }}>{sizeLabel(i.size)}</td>
+                  <td style={{ padding: '3px 8px', color: '#555', textAlign: 'right' }}>{formatBytes(i.size)}</td>
                   <td style={{ padding: '3px 8px', color: '#555' }}>{new Date(i.createdAt).toISOString().slice(0, 16).replace('T', ' ')}</td>
                   <td style={{ padding: '3px 8px' }}>
                     <button data-role="import-delete" onClick={() => window.confirm(t('data.deleteConfirm', { name: i.name })) && void imports.remove(i.id)}>

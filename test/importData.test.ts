@@ -92,7 +92,7 @@ test('hostile inputs: a 5 MB string, HTML in content, empty input, binary bytes,
   assert.match(other.error, /top level: hello, world/);
   const limit = importData('{"messages": []}', null, 10);
   assert.ok(!limit.ok);
-  assert.match(limit.error, /larger than the limit of 10 bytes/);
+  assert.match(limit.error, /larger than the limit of 10 B/);
 });
 
 test('run logs: the page capture, the raw JSON and a plain list', () => {

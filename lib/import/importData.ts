@@ -5,6 +5,7 @@
 import { checkRequestText, formatLocatedError, type LocatedError } from '../prompt/editRequest';
 import { formatJson } from '../prompt/jsonLocate';
 import type { ChatRequest } from '../scenarios/types';
+import { formatBytes } from '../analysis/kvBytes';
 import { parseRunLog, type RunLog, type RunLogForm } from '../runlog/parse';
 import { ImportError, LIMITS, looksLikeSafetensors, parseAttentionTrajectory, parseKvscopeAttention, KVSCOPE_FORMAT, type ImportedAttention } from '../imported';
 
@@ -49,14 +50,10 @@ function kindOfText(text: string): ImportKind | null {
   return null;
 }
 
-function describeSize(n: number): string {
-  return n >= 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} bytes`;
-}
-
-function readAttention(input: unknown, notes: string[]): ImportOutcome {
+function readAttention(input: unknown): ImportOutcome {
   try {
     const attention = isObj(input) && input.format === KVSCOPE_FORMAT ? parseKvscopeAttention(input) : input instanceof Uint8Array ? parseKvscopeAttention(input) : parseAttentionTrajectory(input);
-    return { ok: true, kind: 'attention', attention, notes };
+    return { ok: true, kind: 'attention', attention, notes: [] };
   } catch (e) {
     if (e instanceof ImportError) return { ok: false, kind: 'attention', error: `attention: ${e.message}` };
     throw e;
@@ -84,14 +81,14 @@ function readRequest(text: string): ImportOutcome {
  */
 export function importData(input: string | Uint8Array, hint: ImportKind | null = null, maxBytes: number = MAX_IMPORT_BYTES): ImportOutcome {
   const size = typeof input === 'string' ? input.length : input.byteLength;
-  if (size > maxBytes) return { ok: false, kind: hint, error: `input of ${describeSize(size)} is larger than the limit of ${describeSize(maxBytes)}` };
+  if (size > maxBytes) return { ok: false, kind: hint, error: `input of ${formatBytes(size)} is larger than the limit of ${formatBytes(maxBytes)}` };
   let text: string;
   if (input instanceof Uint8Array) {
-    if (looksLikeSafetensors(input)) return readAttention(input, []);
+    if (looksLikeSafetensors(input)) return readAttention(input);
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(input);
     } catch {
-      return { ok: false, kind: hint, error: `neither UTF-8 text nor a .safetensors file (${describeSize(size)}); ${HELP}` };
+      return { ok: false, kind: hint, error: `neither UTF-8 text nor a .safetensors file (${formatBytes(size)}); ${HELP}` };
     }
   } else text = input;
   text = text.replace(/^\uFEFF/, '');
@@ -107,7 +104,7 @@ export function importData(input: string | Uint8Array, hint: ImportKind | null =
   }
   const kind = parsed ? kindOfValue(value) : kindOfText(text) ?? hint;
   if (kind === 'request') return readRequest(text);
-  if (kind === 'attention') return readAttention(parsed ? value : text, []);
+  if (kind === 'attention') return readAttention(parsed ? value : text);
   if (kind === 'runlog') {
     const r = parseRunLog(text);
     return r.ok ? { ok: true, kind: 'runlog', log: r.log, form: r.form, notes: r.notes } : { ok: false, kind: 'runlog', error: `run log: ${r.error}` };
