@@ -6,7 +6,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { hintFromName, importData, nameFromSource, type ImportOutcome } from '../lib/import/importData';
 import { addScenario } from '../lib/state/addScenario';
-import { MAX_CUSTOM, type KvscopeStore } from '../lib/state/store';
+import { customOf, type KvscopeStore } from '../lib/state/store';
+import type { ChatRequest } from '../lib/scenarios/types';
 import type { StringKey, Params } from '../lib/i18n';
 import { deleteImport, listImports, putImport, readImport, renameImport, type ImportMeta, type StoredImport } from './importsDb';
 
@@ -85,6 +86,20 @@ export function useImports(store: KvscopeStore) {
     };
   }, [selected]);
 
+  /** Adds a new "<name> (imported)" scenario (or selects an identical saved one) and shows it; null when refused. */
+  const addToScenarios = useCallback(
+    (name: string, request: ChatRequest | null, text: string) => {
+      const added = addScenario(store.getState().custom, { name, label: 'imported', request, text, now: Date.now(), idPrefix: 'i', action: 'import this request' });
+      if (!added.ok) {
+        setNote({ kind: 'error', key: 'data.failed', params: { name }, lines: [added.error] });
+        return null;
+      }
+      store.setState({ custom: added.custom, scenario: added.scenario, selectedToken: null, tab: 'attention' });
+      return added;
+    },
+    [store],
+  );
+
   /** Imports one input; `source` is a file name, a URL or the paste box's name. */
   const importInput = useCallback(
     async (input: string | Uint8Array, source: string) => {
@@ -97,11 +112,9 @@ export function useImports(store: KvscopeStore) {
         return;
       }
       if (r.kind === 'request') {
-        const s = store.getState();
-        const added = addScenario(s.custom, { name, label: 'imported', request: r.request, text: r.text, now: Date.now(), idPrefix: 'i', action: 'import this request' });
-        if (!added.ok) return setNote({ kind: 'error', key: 'data.failed', params: { name }, lines: [added.error] });
-        store.setState({ custom: added.custom, scenario: added.scenario, selectedToken: null, tab: 'attention' });
-        const scenarioName = added.custom.find((c) => `custom:${c.id}` === added.scenario)?.name ?? name;
+        const added = addToScenarios(name, r.request, r.text);
+        if (!added) return;
+        const scenarioName = customOf({ custom: added.custom }, added.scenario)?.name ?? name;
         setNote({ kind: 'ok', key: added.created ? 'data.importedRequest' : 'data.requestKnown', params: { source: name, name: scenarioName }, lines: [...added.notes, ...r.notes] });
         return;
       }
@@ -126,7 +139,7 @@ export function useImports(store: KvscopeStore) {
       if (r.kind === 'runlog') setNote({ kind: 'ok', key: 'data.importedRunlog', params: { name, calls: r.log.calls.length, form: r.form }, lines });
       else setNote({ kind: 'ok', key: 'data.importedAttention', params: { name, tokens: r.attention.tokens.length, layers: r.attention.layers.length }, lines });
     },
-    [store, refresh, select],
+    [store, refresh, select, addToScenarios],
   );
 
   const importFiles = useCallback(
@@ -159,16 +172,9 @@ export function useImports(store: KvscopeStore) {
 
   const openAnyway = useCallback(
     (name: string, text: string) => {
-      const s = store.getState();
-      if (s.custom.length >= MAX_CUSTOM) {
-        setNote({ kind: 'error', key: 'data.failed', params: { name }, lines: [`you already have ${MAX_CUSTOM} scenarios, the most kept; delete one to import this request`] });
-        return;
-      }
-      s.createCustom(`${name} (imported)`, text, null);
-      s.setTab('attention');
-      setNote(null);
+      if (addToScenarios(name, null, text)) setNote(null);
     },
-    [store],
+    [addToScenarios],
   );
 
   const remove = useCallback(

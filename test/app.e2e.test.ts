@@ -501,6 +501,12 @@ test('import: a pasted request body becomes a new scenario; invalid and hostile 
   await page.waitForSelector('[data-role="import-note"][data-kind="error"]');
   assert.match((await page.textContent('[data-role="import-note"]')) ?? '', /messages\[1\]\.tool_calls\[0\]\.function\.arguments: not valid JSON/);
   assert.equal(await page.inputValue('[data-role="scenario-picker"] select'), before);
+  // The user may still open it in the editor, as a new scenario, to fix it there.
+  await page.click('[data-role="open-anyway"]');
+  await page.waitForSelector('[data-role="no-valid-note"]');
+  assert.equal(await page.inputValue('[data-role="scenario-name"]'), 'pasted (imported)');
+  assert.match((await page.textContent('[data-role="request-editor"]')) ?? '', /messages\[1\]\.tool_calls\[0\]\.function\.arguments/);
+  await page.click('button[data-tab="data"]');
   // A valid body with fields the template ignores, and HTML in a message: a new scenario, rendered as text.
   const content = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> Weather in 北京?';
   const body = { model: 'gpt-4o', temperature: 0, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content }] };

@@ -157,6 +157,11 @@ test('addScenario: a new named scenario, identical ones selected, never over the
   assert.equal(again.created, null);
   assert.equal(again.scenario, r.scenario);
   assert.match(again.notes.join(), /already saved as "agent \(imported 2\)"/);
+  // Text that does not validate yet: always a new scenario with no last good request, never matched to another.
+  const draft = addScenario(r.custom, { name: 'agent', label: 'imported', request: null, text: '{"messages": [', now: 8, idPrefix: 'i', action: 'import this request' });
+  assert.ok(draft.ok && draft.created);
+  assert.equal(draft.custom.length, 3);
+  assert.deepEqual({ ...draft.custom[2]!, id: '' }, { id: '', name: 'agent (imported 3)', text: '{"messages": [', lastGood: null, createdAt: 8 });
   const full = Array.from({ length: MAX_CUSTOM }, (_, i): CustomScenario => ({ id: `c${i}`, name: `c${i}`, text: '', lastGood: null, createdAt: i }));
   const refused = addScenario(full, { name: 'x', label: 'imported', request: req, now: 7, idPrefix: 'i', action: 'import this request' });
   assert.ok(!refused.ok);

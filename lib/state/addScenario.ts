@@ -27,8 +27,9 @@ export interface AddScenarioArgs {
   name: string;
   /** The label appended in parentheses: 'shared' or 'imported'. */
   label: string;
-  request: ChatRequest;
-  /** The text kept in the editor; pretty-printed request JSON by default. */
+  /** The validated request; null for text that does not validate yet (opened in the editor to be fixed). */
+  request: ChatRequest | null;
+  /** The text kept in the editor; pretty-printed request JSON by default (required when request is null). */
   text?: string;
   now: number;
   /** First letter of new ids (ids only need to be unique within the list). */
@@ -42,8 +43,8 @@ export type AddScenarioResult =
   | { ok: false; error: string };
 
 export function addScenario(existing: readonly CustomScenario[], a: AddScenarioArgs): AddScenarioResult {
-  const key = canonicalJson(a.request);
-  const same = existing.find((c) => c.lastGood && canonicalJson(c.lastGood) === key);
+  const key = a.request && canonicalJson(a.request);
+  const same = key !== null ? existing.find((c) => c.lastGood && canonicalJson(c.lastGood) === key) : undefined;
   if (same) return { ok: true, custom: existing as CustomScenario[], scenario: customRef(same.id), created: null, notes: [`the ${a.label} request is already saved as "${same.name}"; that scenario is selected`] };
   if (existing.length >= MAX_CUSTOM) return { ok: false, error: `you already have ${MAX_CUSTOM} scenarios, the most kept; delete one to ${a.action}` };
   const ids = new Set(existing.map((c) => c.id));
