@@ -26,7 +26,7 @@ import { ExportFrame } from './ExportFrame';
 import { Heatmap } from './Heatmap';
 import { Legend } from './Legend';
 import { PositionBiasChart } from './PositionBiasChart';
-import { LayerBars, MagmaLegend } from './SinkPanel';
+import { LayerBars, MagmaLegend, TopReceiversTable } from './SinkPanel';
 import { ColormapSelect, GammaSlider, HideSinkToggle, ScaleSelect } from './ViewSelects';
 import { useT, type T } from './i18n';
 
@@ -379,24 +379,7 @@ function TopReceivers({ summary, tokens, name }: { summary: ImportedSummary; tok
           title={t('imported.topTitle', { name })}
           json={() => ({ imported: true, name, minQuery: summary.minQuery, top: summary.top.map((r) => ({ ...r, token: tokens[r.key] ?? null })) })}
         >
-          <table data-role="imported-top" style={{ borderCollapse: 'collapse' }}>
-            <thead>
-              <tr>
-                <th style={headStyle}>{t('sink.restPos')}</th>
-                <th style={headStyle}>{t('sink.restWeight')}</th>
-                <th style={{ ...headStyle, textAlign: 'left' }}>{t('sink.restToken')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {summary.top.map(({ key, weight }) => (
-                <tr key={key}>
-                  <td style={cellStyle}>{key}</td>
-                  <td style={cellStyle} data-value={weight}>{weight.toFixed(4)}</td>
-                  <td style={{ ...cellStyle, textAlign: 'left', whiteSpace: 'pre', maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis' }}>{visibleWhitespace(tokens[key] ?? '')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TopReceiversTable role="imported-top" rows={summary.top} label={(key) => visibleWhitespace(tokens[key] ?? '')} />
         </ExportFrame>
       )}
       <p style={noteStyle}>{t('imported.restCaption', { minQuery: summary.minQuery })}</p>

@@ -180,24 +180,7 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
         {top.length === 0 ? (
           <p style={{ margin: 0, color: '#888' }}>{t('sink.restNone', { minQuery })}</p>
         ) : (
-          <table data-role="sink-top" style={{ borderCollapse: 'collapse' }}>
-            <thead>
-              <tr>
-                <th style={headStyle}>{t('sink.restPos')}</th>
-                <th style={headStyle}>{t('sink.restWeight')}</th>
-                <th style={{ ...headStyle, textAlign: 'left' }}>{t('sink.restToken')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {top.map(({ key, weight }) => (
-                <tr key={key}>
-                  <td style={cellStyle}>{key}</td>
-                  <td style={cellStyle}>{weight.toFixed(4)}</td>
-                  <td style={{ ...cellStyle, textAlign: 'left', whiteSpace: 'pre' }}>{JSON.stringify(labels[key] ?? '')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <TopReceiversTable role="sink-top" rows={top} label={(key) => JSON.stringify(labels[key] ?? '')} />
         )}
         <p style={{ margin: '4px 0 0', color: '#666', fontSize: 12 }}>
           {t('sink.restCaption', { minQuery })}
@@ -221,6 +204,31 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
         {t('sink.footer', { layers: attention.length, heads, tokens: T })}
       </p>
     </section>
+  );
+}
+
+/** Where attention rests: position, received weight and token text of the top receiving keys. */
+export function TopReceiversTable({ rows, label, role }: { rows: readonly { key: number; weight: number }[]; label: (key: number) => string; role: string }) {
+  const t = useT();
+  return (
+    <table data-role={role} style={{ borderCollapse: 'collapse' }}>
+      <thead>
+        <tr>
+          <th style={headStyle}>{t('sink.restPos')}</th>
+          <th style={headStyle}>{t('sink.restWeight')}</th>
+          <th style={{ ...headStyle, textAlign: 'left' }}>{t('sink.restToken')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(({ key, weight }) => (
+          <tr key={key}>
+            <td style={cellStyle}>{key}</td>
+            <td style={cellStyle} data-value={weight}>{weight.toFixed(4)}</td>
+            <td style={{ ...cellStyle, textAlign: 'left', whiteSpace: 'pre', maxWidth: 360, overflow: 'hidden', textOverflow: 'ellipsis' }}>{label(key)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
