@@ -372,6 +372,26 @@ class Parser {
     this.open.push(start);
   }
 
+  /**
+   * After an object member or array element: true when the container's closing bracket (`close`) follows,
+   * false when a ',' announces another item; a trailing comma or anything else is an error.
+   */
+  closesAfterItem(close: number, item: 'member' | 'element'): boolean {
+    const t = this.text;
+    this.ws();
+    const c = t.charCodeAt(this.pos);
+    const bracket = String.fromCharCode(close);
+    if (c === 44) {
+      const comma = this.pos;
+      this.pos++;
+      this.ws();
+      if (t.charCodeAt(this.pos) === close) throw new Fail(comma, `trailing comma: no ${item} follows this ',' before '${bracket}'`);
+      return false;
+    }
+    if (c === close) return true;
+    throw this.unexpected(this.pos, `expected ',' or '${bracket}' after ${item === 'member' ? 'an object member' : 'an array element'}`);
+  }
+
   object(path: string, depth: number, key: SourceRange | undefined): Record<string, unknown> {
     const t = this.text;
     const start = this.pos;
@@ -397,17 +417,7 @@ class Parser {
         const v = this.value(childPath(path, name), depth, keyRange);
         defineMember(obj, name, v);
         members.set(name, this.node);
-        this.ws();
-        const c = t.charCodeAt(this.pos);
-        if (c === 44) {
-          const comma = this.pos;
-          this.pos++;
-          this.ws();
-          if (t.charCodeAt(this.pos) === 125) throw new Fail(comma, "trailing comma: no member follows this ',' before '}'");
-          continue;
-        }
-        if (c === 125) break;
-        throw this.unexpected(this.pos, "expected ',' or '}' after an object member");
+        if (this.closesAfterItem(125, 'member')) break;
       }
     }
     this.pos++;
@@ -431,17 +441,7 @@ class Parser {
         if (this.pos >= t.length) throw this.ended();
         arr.push(this.value(childPath(path, arr.length), depth, undefined));
         items.push(this.node);
-        this.ws();
-        const c = t.charCodeAt(this.pos);
-        if (c === 44) {
-          const comma = this.pos;
-          this.pos++;
-          this.ws();
-          if (t.charCodeAt(this.pos) === 93) throw new Fail(comma, "trailing comma: no element follows this ',' before ']'");
-          continue;
-        }
-        if (c === 93) break;
-        throw this.unexpected(this.pos, "expected ',' or ']' after an array element");
+        if (this.closesAfterItem(93, 'element')) break;
       }
     }
     this.pos++;
