@@ -7,7 +7,6 @@ import { test } from 'node:test';
 import { readFileSync } from 'node:fs';
 import { alignArms, regionMasses, resolveRegions } from '../lib/analysis/abCompare';
 import {
-  armRegions,
   barRows,
   conversationTargets,
   decisionRowDiff,
@@ -26,7 +25,7 @@ import { parseAssistantText } from '../lib/generate/parseOutput';
 import { buildPrompt } from '../lib/prompt/prompt';
 import { createTokenizer } from '../lib/prompt/tokenizer';
 import { CATALOG } from '../lib/scenarios/catalog';
-import { getScenario, scenarioRequest, SCENARIOS } from '../lib/scenarios/index';
+import { getScenario, scenarioRequest } from '../lib/scenarios/index';
 import { Rng } from '../lib/util/rng';
 import { divergingRgb, divergingTicks, makeDivergingScale, paintDiverging, poolSignedColumns, DIVERGING_MASK_RGB } from '../lib/view/diverging';
 import { finiteMax, poolMax, rowBlock } from '../lib/view/abRaster';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser';
+import { launchChromium, trackedPage } from './helpers/browser';
 import { serveStatic } from './helpers/staticServer';
 import { alignArms, rangeRegion, regionMasses, regionMassesOverRows, sharedRowsDiff } from '../lib/analysis/abCompare';
 import { decisionRowDiff, generatedTargets, regionsForRef, withUserRanges } from '../lib/analysis/abArms';
@@ -73,10 +73,7 @@ after(async () => {
 });
 
 async function open(lang = 'en'): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { page, errors } = await trackedPage(browser.context);
   await page.setViewportSize({ width: 1400, height: 1000 });
   await page.goto(`${server.url}/index.html?lang=${lang}`);
   await page.waitForSelector('[data-role="ab-lab"][data-ready="true"]', { timeout: 60_000 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser';
+import { launchChromium, trackedPage } from './helpers/browser';
 import { serveStatic } from './helpers/staticServer';
 import { loadTokenizerDir } from '../lib/cli/tokenizerDir';
 import { accountPattern, PATTERN_MODES, type PatternMode } from '../lib/agent/patterns';
@@ -52,10 +52,7 @@ after(async () => {
 });
 
 async function open(query: string, ready = true): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { page, errors } = await trackedPage(browser.context);
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto(`${server.url}/index.html?${query}`);
   if (ready) await whenReady(page);

@@ -297,7 +297,6 @@ test('the envelope: kvscope/version/name/title/data, pretty-printed with number 
 });
 
 test('heatmapViewJson: the view settings, tokens, spans and the matrix as drawn', () => {
-  const T = 3;
   const matrix = new Float32Array([1, NaN, NaN, 0.25, 0.75, NaN, 0.1, 0.2, 0.7]);
   const spans: Span[] = [
     { start: 0, end: 1, message: 0, role: 'system', segment: 'template' },

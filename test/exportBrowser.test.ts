@@ -12,7 +12,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser';
+import { launchChromium, trackedPage } from './helpers/browser';
 import { serveHarness } from './helpers/harness';
 import { CAPTION_WRAP, decodeMatrixJson } from '../lib/export';
 import { STRINGS } from '../lib/i18n';
@@ -38,10 +38,7 @@ after(async () => {
 });
 
 async function open(query = ''): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { page, errors } = await trackedPage(browser.context);
   await page.setViewportSize({ width: 1200, height: 1100 });
   await page.goto(`${server.url}/index.html?${query}`);
   await page.waitForSelector('canvas[data-role="heatmap"][data-painted]', { timeout: 20_000 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser';
+import { launchChromium, trackedPage } from './helpers/browser';
 import { serveHarness } from './helpers/harness';
 import { makeScale, MASK_RGB, sampleColormap } from '../lib/view/colormap';
 import { cellAt, fitAll, pointAt, visibleCells, zoomCentre, pan, type Viewport } from '../lib/view/viewport';
@@ -34,10 +34,7 @@ interface Opened {
 }
 
 async function open(query: string, deviceScaleFactor = 1): Promise<Opened> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { page, errors } = await trackedPage(browser.context);
   await page.setViewportSize({ width: 1000, height: 800 });
   if (deviceScaleFactor !== 1) {
     const cdp = await browser.context.newCDPSession(page);

@@ -8,7 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser';
+import { launchChromium, trackedPage } from './helpers/browser';
 import { serveHarness } from './helpers/harness';
 import { makeScale, MASK_RGB, sampleColormap } from '../lib/view/colormap';
 import { cellAt, fitAll } from '../lib/view/viewport';
@@ -37,15 +37,7 @@ interface Opened {
 }
 
 async function open(c: FixtureCase): Promise<Opened> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  const dialogs: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  const { page, errors, dialogs } = await trackedPage(browser.context);
   await page.setViewportSize({ width: 1360, height: 1000 });
   await page.goto(`${server.url}/index.html?case=${c}&lang=en`);
   await page.waitForSelector('canvas[data-role="heatmap"][data-painted]', { timeout: 20_000 });

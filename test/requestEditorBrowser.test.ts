@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser';
+import { launchChromium, trackedPage } from './helpers/browser';
 import { serveHarness } from './helpers/harness';
 import { VANCOUVER } from '../lib/scenarios/vancouver';
 import type { EditorLog } from './browser/requestEditorHarness';
@@ -60,10 +60,7 @@ interface Opened {
 }
 
 async function open(initialText: string, lang = 'en'): Promise<Opened> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { page, errors } = await trackedPage(browser.context);
   await page.setViewportSize({ width: 900, height: 900 });
   await page.addInitScript((text) => {
     (window as unknown as { __initialText: string }).__initialText = text;

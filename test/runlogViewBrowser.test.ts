@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser';
+import { launchChromium, trackedPage } from './helpers/browser';
 import { serveHarness } from './helpers/harness';
 import { GROWTH_CHART } from '../components/GrowthChart';
 import { formatCount } from '../lib/prompt/request';
@@ -60,15 +60,7 @@ interface Opened {
 }
 
 async function open(text: string, name: string, lang = 'en'): Promise<Opened> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  const dialogs: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  page.on('dialog', (d) => {
-    dialogs.push(d.message());
-    void d.dismiss();
-  });
+  const { page, errors, dialogs } = await trackedPage(browser.context);
   await page.setViewportSize({ width: 1180, height: 1000 });
   await page.goto(`${server.url}/index.html`);
   await page.waitForFunction(() => (window as unknown as { __ready?: boolean }).__ready === true, null, { timeout: 20_000 });

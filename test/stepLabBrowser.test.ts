@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
-import { launchChromium } from './helpers/browser';
+import { launchChromium, trackedPage } from './helpers/browser';
 import { serveStatic } from './helpers/staticServer';
 import { STRINGS } from '../lib/i18n';
 import { readModelDir } from '../lib/cli/modelDir';
@@ -51,10 +51,7 @@ interface Expect {
 }
 
 async function open(lang = 'en'): Promise<{ page: Page; errors: string[]; expect: Expect }> {
-  const page = await browser.context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const { page, errors } = await trackedPage(browser.context);
   await page.setViewportSize({ width: 1400, height: 1000 });
   await page.goto(`${server.url}/index.html?lang=${lang}&scenario=vancouver`);
   await page.waitForSelector('[data-role="step-lab"][data-idle="true"]', { timeout: 60_000 });

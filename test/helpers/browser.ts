@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.KVSCOPE_CHROMIUM ?? '/usr/bin/chromium';
 export const CHROMIUM_FLAGS = [
@@ -38,4 +38,21 @@ export async function launchChromium(extraFlags: string[] = [], opts: { acceptDo
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A new page that records what a test must see none of: uncaught page errors and console errors (in
+ * `errors`), and dialogs (`dialogs`: their messages; each is dismissed, as playwright does unasked).
+ */
+export async function trackedPage(context: BrowserContext): Promise<{ page: Page; errors: string[]; dialogs: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  const dialogs: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  return { page, errors, dialogs };
 }
