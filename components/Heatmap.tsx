@@ -7,7 +7,6 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { paintRgba, type ColormapName, type Scale } from '../lib/view/colormap';
 import {
   cellAt,
-  clampViewport,
   fitAll,
   isPooled,
   MIN_SPAN,

@@ -78,7 +78,6 @@ export async function analyze(args: Args): Promise<{ text: string; json: unknown
 
   const ort = nodeOrt(args.flags.has('threads') ? intFlag(args, 'threads', 1, 1) : undefined);
   const engine = await EngineSession.create(ort, model.checkpoint, { graph: { logits: 'last', attention: 'full', presentKv: true } });
-  const t3 = performance.now();
   const sinks = Array.from({ length: c.numLayers }, () => new SinkAccumulator(0, minQuery));
   const received = Array.from({ length: c.numLayers }, () => new ReceivedAccumulator(minQuery));
   let runMs = 0;

@@ -172,7 +172,6 @@ export async function kvDiff(args: Args): Promise<{ text: string; json: unknown;
   } finally {
     await engine.dispose();
   }
-  const t2 = performance.now();
 
   const first = firstDifferingToken(a.ids, bIds);
   const prefix = commonPrefixLength(a.ids, bIds);

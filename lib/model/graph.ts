@@ -128,11 +128,9 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
     return b.op('Cast', [name], { to: int(DataType.FLOAT) });
   };
 
-  const H = c.hiddenSize;
   const hd = c.headDim;
   const nH = c.numHeads;
   const nKV = c.numKvHeads;
-  const g = nH / nKV;
   const rmsNorm = (x: string, w: string): string => {
     const sq = b.op('Mul', [x, x]);
     const ms = b.op('ReduceMean', [sq], { axes: ints([-1]), keepdims: int(1) });

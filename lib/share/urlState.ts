@@ -11,10 +11,8 @@ import { EMBEDDED_MODELS, DEFAULT_MODEL } from '../model/embedded';
 import { addScenario, MAX_NAME_CHARS } from '../state/addScenario';
 import {
   customOf,
-  customRef,
   sanitizeView,
   DEFAULT_VIEW,
-  MAX_CUSTOM,
   TABS,
   type CustomScenario,
   type PersistedState,
