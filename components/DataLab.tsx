@@ -137,7 +137,7 @@ export function DataLab({ imports }: { imports: Imports }) {
   );
 }
 
-/** A name field that writes on blur or Enter (a stored attention file can be many MB: not per keystroke). */
+/** A name field that writes on blur or Enter: one storage write per rename, not one per keystroke. */
 function NameInput({ value, label, onCommit }: { value: string; label: string; onCommit: (name: string) => void }) {
   const [v, setV] = useState(value);
   const commit = () => v.trim() && v !== value && onCommit(v);

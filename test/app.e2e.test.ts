@@ -579,6 +579,28 @@ test('import: a run log by ?url= and an attention file by file picker; both surv
   await page.reload();
   await page.waitForSelector('[data-role="import-list"] tr', { timeout: 60_000 });
   assert.equal(await page.locator('[data-role="import-list"] tr').count(), 1);
+  // A rename is kept too (written on Enter), and the renamed log still opens.
+  await page.fill('[data-role="import-name"]', 'translation run');
+  await page.press('[data-role="import-name"]', 'Enter');
+  // The write is asynchronous: wait until IndexedDB holds the new name before reloading.
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const req = indexedDB.open('kvscope-imports');
+        req.onsuccess = () => {
+          const get = req.result.transaction('meta').objectStore('meta').getAll();
+          get.onsuccess = () => {
+            resolve((get.result as { name: string }[]).some((m) => m.name === 'translation run'));
+            req.result.close();
+          };
+        };
+      }),
+  );
+  await page.reload();
+  await page.waitForSelector('[data-role="import-list"] tr', { timeout: 60_000 });
+  assert.equal(await page.inputValue('[data-role="import-name"]'), 'translation run');
+  await page.click('[data-role="import-show"]');
+  await page.waitForSelector('[data-role="runlog-view"]');
   // A URL that does not exist: a clear message, nothing changed.
   await page.goto(server.url + '/?url=/fixtures/nope.json');
   await page.waitForSelector('[data-role="import-note"][data-kind="error"]', { timeout: 60_000 });
