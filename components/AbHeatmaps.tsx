@@ -14,7 +14,7 @@ import { finiteMax, poolMax, rowBlock } from '../lib/view/abRaster';
 import { divergingRgb, divergingTicks, makeDivergingScale, paintDiverging, poolSignedColumns, type DivergingScale } from '../lib/view/diverging';
 import { matrixJson } from '../lib/export';
 import { ExportFrame } from './ExportFrame';
-import { Legend } from './Legend';
+import { Legend, RampLegend } from './Legend';
 import { SEGMENT_COLORS } from './TokenView';
 import { useT } from './i18n';
 import { HeadSelect, LayerSelect, ScaleSelect } from './ViewSelects';
@@ -160,30 +160,7 @@ function ArmRows({
 }
 
 export function DivergingLegend({ scale, width = 320, caption }: { scale: DivergingScale; width?: number; caption: string }) {
-  const ref = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
-    const c = ref.current;
-    if (!c) return;
-    const ctx = c.getContext('2d')!;
-    for (let x = 0; x < width; x++) {
-      const [r, g, b] = divergingRgb((x / (width - 1)) * 2 - 1);
-      ctx.fillStyle = `rgb(${r},${g},${b})`;
-      ctx.fillRect(x, 0, 1, 14);
-    }
-  }, [width]);
-  return (
-    <div data-role="diverging-legend" style={{ width, font: '11px system-ui' }}>
-      <div style={{ marginBottom: 2, color: '#333' }}>{caption}</div>
-      <canvas ref={ref} width={width} height={14} style={{ display: 'block' }} />
-      <div style={{ position: 'relative', height: 16 }}>
-        {divergingTicks(scale).map((tk) => (
-          <span key={tk.t} style={{ position: 'absolute', left: `${tk.t * 100}%`, transform: 'translateX(-50%)', whiteSpace: 'nowrap' }}>
-            {tk.label}
-          </span>
-        ))}
-      </div>
-    </div>
-  );
+  return <RampLegend role="diverging-legend" caption={caption} width={width} colour={(f) => divergingRgb(f * 2 - 1)} colourKey="diverging" ticks={divergingTicks(scale)} />;
 }
 
 function SegmentKey({ prompts }: { prompts: Prompt[] }) {
