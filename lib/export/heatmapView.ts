@@ -29,21 +29,13 @@ export interface HeatmapViewArgs {
   range?: { min: number; max: number };
 }
 
-export interface HeatmapViewJson {
+/** The view settings as given; tokens, spans and the matrix as JSON-ready copies. */
+export type HeatmapViewJson = Omit<HeatmapViewArgs, 'tokens' | 'spans' | 'matrix' | 'size'> & {
   kind: 'attention-heatmap';
-  model: string;
-  scenario: string;
-  layer: number;
-  head: 'mean' | 'max' | number;
-  scale: ScaleKind;
-  gamma: number;
-  colormap: ColormapName;
-  hideSink: boolean;
-  range?: { min: number; max: number };
   tokens: string[];
   spans: Span[];
   matrix: MatrixJson;
-}
+};
 
 export function heatmapViewJson(args: HeatmapViewArgs): HeatmapViewJson {
   const T = args.size ?? args.tokens.length;
