@@ -54,33 +54,26 @@ const USER: [number, string] = [4, 'user'];
 const ASSISTANT: [number, string] = [5, 'assistant'];
 const SYSTEM: [number, string] = [6, 'system'];
 
+/** System (with tools) and one user message: what both arms start with. */
+const COMMON: Part[] = [
+  [0, 'system', 'template', [IM_START, SYSTEM, NL]],
+  [0, 'system', 'system', [[10, 'Be'], [11, ' brief']]],
+  [TOOLS_MESSAGE, 'system', 'tools', [[12, '{tools}']]],
+  [0, 'system', 'template', [IM_END, NL]],
+  [1, 'user', 'template', [IM_START, USER, NL]],
+  [1, 'user', 'user', [[20, 'Call'], [21, ' again']]],
+  [1, 'user', 'template', [IM_END, NL]],
+];
+
 function armA(): Prompt {
-  return makePrompt(
-    [
-      [0, 'system', 'template', [IM_START, SYSTEM, NL]],
-      [0, 'system', 'system', [[10, 'Be'], [11, ' brief']]],
-      [TOOLS_MESSAGE, 'system', 'tools', [[12, '{tools}']]],
-      [0, 'system', 'template', [IM_END, NL]],
-      [1, 'user', 'template', [IM_START, USER, NL]],
-      [1, 'user', 'user', [[20, 'Call'], [21, ' again']]],
-      [1, 'user', 'template', [IM_END, NL]],
-      [2, 'assistant', 'template', [IM_START, ASSISTANT, NL]],
-    ],
-    2,
-  );
+  return makePrompt([...COMMON, [2, 'assistant', 'template', [IM_START, ASSISTANT, NL]]], 2);
 }
 
 /** Arm A plus one user message before the generation prompt (the status bar). */
 function armB(statusText: [number, string][] = [[30, '<agent_status>'], [31, ' 3/3']]): Prompt {
   const a = armA();
   const parts: Part[] = [
-    [0, 'system', 'template', [IM_START, SYSTEM, NL]],
-    [0, 'system', 'system', [[10, 'Be'], [11, ' brief']]],
-    [TOOLS_MESSAGE, 'system', 'tools', [[12, '{tools}']]],
-    [0, 'system', 'template', [IM_END, NL]],
-    [1, 'user', 'template', [IM_START, USER, NL]],
-    [1, 'user', 'user', [[20, 'Call'], [21, ' again']]],
-    [1, 'user', 'template', [IM_END, NL]],
+    ...COMMON,
     [2, 'user', 'template', [IM_START, USER, NL]],
     [2, 'user', 'status_bar', statusText],
     [2, 'user', 'template', [IM_END, NL]],
