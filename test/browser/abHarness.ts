@@ -10,20 +10,14 @@ import type { LoadParams } from '../../lib/engine/protocol';
 import { isLang } from '../../lib/i18n';
 import { readVocab } from '../../lib/prompt/vocab';
 import { CUSTOM } from './abCustom';
+import { fetchModel } from '../../lib/model/fetchModel';
 
 async function main() {
   const params = new URLSearchParams(location.search);
   const lang = params.get('lang');
   const client = new EngineClient(() => new Worker('/engine.worker.js', { type: 'module' }));
-  const get = (f: string) => fetch('/models/kvscope-tiny/' + f);
-  const [config, weights, tokenizer, tokenizerConfig, generationConfig] = await Promise.all([
-    get('config.json').then((r) => r.text()),
-    get('model.safetensors').then((r) => r.arrayBuffer()),
-    get('tokenizer.json').then((r) => r.json()),
-    get('tokenizer_config.json').then((r) => r.json()),
-    get('generation_config.json').then((r) => r.json()),
-  ]);
-  await client.load({ config, shards: [new Uint8Array(weights)], tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 1 } as LoadParams);
+  const { config, shards, tokenizer, tokenizerConfig, generationConfig } = await fetchModel('/models/kvscope-tiny/', (u) => fetch(u));
+  await client.load({ config, shards, tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 1 } as LoadParams);
   const host = document.createElement('div');
   host.id = 'root';
   document.body.append(host);

@@ -17,6 +17,7 @@ import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
 import { generate, lastRow } from '../../lib/generate/generate';
 import { greedySettings, parseGenerationConfig, topTokensFromLogits } from '../../lib/generate/sampling';
 import { attentionRow, messageStarts, reduceRow } from '../../lib/generate/stepper';
+import { fetchModel } from '../../lib/model/fetchModel';
 
 const params = new URLSearchParams(location.search);
 const lang = params.get('lang');
@@ -25,15 +26,8 @@ const { id, variant } = parseScenarioRef(params.get('scenario') ?? 'vancouver');
 
 async function main() {
   const client = new EngineClient(() => new Worker('/engine.worker.js', { type: 'module' }));
-  const get = (f: string) => fetch(`/models/${model}/` + f);
-  const [config, weights, tokenizer, tokenizerConfig, generationConfig] = await Promise.all([
-    get('config.json').then((r) => r.text()),
-    get('model.safetensors').then((r) => r.arrayBuffer()),
-    get('tokenizer.json').then((r) => r.json()),
-    get('tokenizer_config.json').then((r) => r.json()),
-    get('generation_config.json').then((r) => r.json()),
-  ]);
-  await client.load({ config, shards: [new Uint8Array(weights)], tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 2 } as LoadParams);
+  const { config, shards, tokenizer, tokenizerConfig, generationConfig } = await fetchModel(`/models/${model}/`, (u) => fetch(u));
+  await client.load({ config, shards, tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 2 } as LoadParams);
   const request = scenarioRequest(id, variant);
   const r = (await client.prompt(request, { addGenerationPrompt: true })) as PromptResult;
   if (!r.ok) throw new Error('prompt failed');

@@ -3,18 +3,13 @@
 import { EngineClient } from '../../lib/engine/client';
 import type { LoadParams } from '../../lib/engine/protocol';
 import { VANCOUVER } from '../../lib/scenarios/vancouver';
+import { fetchModel } from '../../lib/model/fetchModel';
 
 async function probe() {
   const client = new EngineClient(() => new Worker('/engine.worker.js', { type: 'module' }));
-  const get = (f: string) => fetch('/models/kvscope-tiny/' + f);
-  const [config, weights, tokenizer, tokenizerConfig] = await Promise.all([
-    get('config.json').then((r) => r.text()),
-    get('model.safetensors').then((r) => r.arrayBuffer()),
-    get('tokenizer.json').then((r) => r.json()),
-    get('tokenizer_config.json').then((r) => r.json()),
-  ]);
+  const { config, shards, tokenizer, tokenizerConfig } = await fetchModel('/models/kvscope-tiny/', (u) => fetch(u));
   const stages: string[] = [];
-  const params: LoadParams = { config, shards: [new Uint8Array(weights)], tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 2 } as LoadParams;
+  const params: LoadParams = { config, shards, tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 2 } as LoadParams;
   const loaded = (await client.load(params, { onProgress: (stage) => stages.push(stage) })) as { provider: string; numThreads: number };
   const p = (await client.prompt(VANCOUVER, { addGenerationPrompt: true })) as { ok: boolean; prompt: { ids: number[]; spans: unknown[] } };
   const r = await client.prefill(p.prompt.ids.slice(0, 100));
