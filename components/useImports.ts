@@ -4,6 +4,7 @@
 // own); run logs and attention files are kept in IndexedDB and listed on the Data tab. Every outcome is
 // reported in `note` — nothing is changed when an import fails.
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { useStore } from 'zustand';
 import { hintFromName, importData, nameFromSource, type ImportOutcome } from '../lib/import/importData';
 import { addScenario } from '../lib/state/addScenario';
 import { customOf, type KvscopeStore } from '../lib/state/store';
@@ -69,9 +70,13 @@ export function useImports(store: KvscopeStore) {
     void refresh();
   }, [refresh]);
 
-  // The selected item is read back from storage and parsed again by the same reader.
+  // The selected item is read back from storage and parsed again by the same reader — only once the Data
+  // tab is shown (not at every page load), and not again when the tab is revisited.
+  const dataTab = useStore(store, (s) => s.tab === 'data');
+  const loadedId = loaded && loaded.id;
   useEffect(() => {
     if (!selected) return setLoaded(null);
+    if (!dataTab || loadedId === selected) return;
     let live = true;
     (async () => {
       const item = memory.current.get(selected) ?? (await readImport(selected));
@@ -84,7 +89,7 @@ export function useImports(store: KvscopeStore) {
     return () => {
       live = false;
     };
-  }, [selected]);
+  }, [selected, dataTab]); // eslint-disable-line react-hooks/exhaustive-deps -- loadedId only guards
 
   /** Adds a new "<name> (imported)" scenario (or selects an identical saved one) and shows it; null when refused. */
   const addToScenarios = useCallback(
