@@ -8,7 +8,7 @@ import { importData, kindOfValue, nameFromSource, hintFromName } from '../lib/im
 import { addScenario } from '../lib/state/addScenario';
 import { MAX_CUSTOM, type CustomScenario } from '../lib/state/store';
 import { writeKvscopeAttention, type ImportedAttention } from '../lib/imported/index';
-import { serializeRunLog } from '../lib/runlog/parse';
+import { MAX_INPUT_CHARS, serializeRunLog } from '../lib/runlog/parse';
 
 const CAPTURE = readFileSync('test/fixtures/runlog/translation-single-agent.page.txt', 'utf8');
 
@@ -108,6 +108,10 @@ test('run logs: the page capture, the raw JSON and a plain list', () => {
   assert.deepEqual(raw.log.calls, cap.log.calls);
   const list = importData(JSON.stringify([{ agent: 'a', prompt_tokens: 10, completion_tokens: 2, note: 'n' }]));
   assert.ok(list.ok && list.kind === 'runlog' && list.log.calls.length === 1);
+  // The run-log reader's own size limit holds on this path too.
+  const padded = importData(JSON.stringify([{ agent: 'a', prompt_tokens: 10, completion_tokens: 2 }]) + ' '.repeat(MAX_INPUT_CHARS));
+  assert.ok(!padded.ok && padded.kind === 'runlog');
+  assert.match(padded.error, /more than the limit of 20,971,520/);
   const broken = importData(CAPTURE.slice(0, CAPTURE.indexOf('"prompt_tokens": 13162')));
   assert.ok(!broken.ok && broken.kind === 'runlog');
   assert.match(broken.error, /^run log: /);

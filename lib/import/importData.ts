@@ -6,7 +6,7 @@ import { checkRequestText, formatLocatedError, type LocatedError } from '../prom
 import { formatJson } from '../prompt/jsonLocate';
 import type { ChatRequest } from '../scenarios/types';
 import { formatBytes } from '../analysis/kvBytes';
-import { parseRunLog, type RunLog, type RunLogForm } from '../runlog/parse';
+import { MAX_INPUT_CHARS as MAX_RUNLOG_CHARS, parseRunLog, parseRunLogValue, type RunLog, type RunLogForm } from '../runlog/parse';
 import { ImportError, LIMITS, looksLikeSafetensors, parseAttentionTrajectory, parseKvscopeAttention, KVSCOPE_FORMAT, type ImportedAttention } from '../imported';
 
 export type ImportKind = 'request' | 'runlog' | 'attention';
@@ -106,7 +106,9 @@ export function importData(input: string | Uint8Array, hint: ImportKind | null =
   if (kind === 'request') return readRequest(text);
   if (kind === 'attention') return readAttention(parsed ? value : text);
   if (kind === 'runlog') {
-    const r = parseRunLog(text);
+    // Already parsed: don't parse a long log twice. Page captures (not one JSON value) and text over the
+    // run-log size limit go to the text reader, which reports that limit.
+    const r = parsed && text.length <= MAX_RUNLOG_CHARS ? parseRunLogValue(value) : parseRunLog(text);
     return r.ok ? { ok: true, kind: 'runlog', log: r.log, form: r.form, notes: r.notes } : { ok: false, kind: 'runlog', error: `run log: ${r.error}` };
   }
   if (!parsed) {

@@ -248,16 +248,33 @@ export function parseRunLog(input: string): ParseRunLogResult {
       form = 'page-capture';
       notes.push('read as a page capture: page chrome and | separator lines removed, wrapped lines rejoined');
     }
-    const log = fromValue(value, notes);
-    const peak = log.calls.reduce((m, c) => Math.max(m, c.promptTokens), 0);
-    if (log.mainContextPeak !== undefined && log.mainContextPeak !== peak)
-      notes.push(`the file's context peak ${log.mainContextPeak} differs from the largest prompt_tokens ${peak} (in a multi-agent run it may count one agent only)`);
-    return { ok: true, log, form, notes };
+    return logOf(value, form, notes);
   } catch (e) {
-    if (e instanceof LogError) return { ok: false, error: e.message };
-    if (e instanceof RangeError) return { ok: false, error: `input too large or too deeply nested (${e.message})` };
-    throw e;
+    return failure(e);
   }
+}
+
+/** The run log in a value already parsed from raw JSON (a result object or a list of calls); never throws. */
+export function parseRunLogValue(value: unknown): ParseRunLogResult {
+  try {
+    return logOf(value, Array.isArray(value) ? 'list' : 'result-json', []);
+  } catch (e) {
+    return failure(e);
+  }
+}
+
+function logOf(value: unknown, form: RunLogForm, notes: string[]): ParseRunLogResult {
+  const log = fromValue(value, notes);
+  const peak = log.calls.reduce((m, c) => Math.max(m, c.promptTokens), 0);
+  if (log.mainContextPeak !== undefined && log.mainContextPeak !== peak)
+    notes.push(`the file's context peak ${log.mainContextPeak} differs from the largest prompt_tokens ${peak} (in a multi-agent run it may count one agent only)`);
+  return { ok: true, log, form, notes };
+}
+
+function failure(e: unknown): ParseRunLogResult {
+  if (e instanceof LogError) return { ok: false, error: e.message };
+  if (e instanceof RangeError) return { ok: false, error: `input too large or too deeply nested (${e.message})` };
+  throw e;
 }
 
 /** The log as raw result JSON (`{ value: { result: … } }`, snake_case fields), which parseRunLog reads back equal. */
