@@ -1,4 +1,4 @@
-import { Lab } from '../components/Lab';
+import { Lab } from '../components/lab/Lab';
 
 export default function Page() {
   return <Lab />;

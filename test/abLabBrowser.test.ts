@@ -1,4 +1,4 @@
-// The A/B tab (components/AbLab.tsx) in headless Chromium on the real engine worker and the embedded model
+// The A/B tab (components/ab/AbLab.tsx) in headless Chromium on the real engine worker and the embedded model
 // (harness test/browser/abHarness.ts): what the page shows is what lib/ computes from the same model in
 // Node — the shared prefix, the shared-row identity, the painted pixels of the rows that can differ and of
 // the decision-row difference, the region masses at the decision position (also for a region the user

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeKvscopeAttention } from '../lib/imported/index';
+import { writeKvscopeAttention } from '../lib/io/attention/index';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium } from './helpers/browser';

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
 import { EngineSession } from '../lib/engine/session';
-import { parseKvscopeAttention } from '../lib/imported/index';
+import { parseKvscopeAttention } from '../lib/io/attention/index';
 import { createTokenizer, encodeText } from '../lib/prompt/tokenizer';
 
 const PY = process.env.KVSCOPE_TEST_PY ?? '/usr/bin/python3'; // override only to exercise the skip path

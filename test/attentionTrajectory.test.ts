@@ -1,8 +1,8 @@
-// lib/imported: the book's attention_visualization trajectory JSON (padded, ragged output_only, ReAct llm_calls,
+// lib/io/attention: the book's attention_visualization trajectory JSON (padded, ragged output_only, ReAct llm_calls,
 // hostile inputs) and the kvscope-attention format (JSON and safetensors round trips, limits).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ImportError, LIMITS, toBase64, parseAttentionTrajectory, parseKvscopeAttention, writeKvscopeAttention, type ImportedAttention } from '../lib/imported/index';
+import { ImportError, LIMITS, toBase64, parseAttentionTrajectory, parseKvscopeAttention, writeKvscopeAttention, type ImportedAttention } from '../lib/io/attention/index';
 
 /** Causal softmax-like rows: row q spreads 1 over keys 0..q with a little weight on key 0. */
 function causalRow(q: number): number[] {

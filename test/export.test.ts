@@ -1,4 +1,4 @@
-// lib/export: file names, the matrix encoder (nested arrays ≤ 65,536 cells, base64 float32 above, NaN kept
+// lib/io/export: file names, the matrix encoder (nested arrays ≤ 65,536 cells, base64 float32 above, NaN kept
 // or null) and its decoder, the JSON envelope and its printer, the heatmap view JSON, the layout of parts
 // under a caption, and the assembled SVG document: well-formed (checked by a small XML reader written here,
 // independent of the code under test) with every caption, label and token escaped.
@@ -26,8 +26,8 @@ import {
   xmlEscape,
   type ExportPart,
   type PackedMatrix,
-} from '../lib/export';
-import { fromBase64 } from '../lib/imported/kvscopeFormat';
+} from '../lib/io/export';
+import { fromBase64 } from '../lib/io/attention/kvscopeFormat';
 import type { Span } from '../lib/prompt/prompt';
 
 // ---- a small, strict XML reader (well-formedness only) ------------------------------------------------------

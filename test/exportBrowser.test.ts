@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium, trackedPage } from './helpers/browser';
 import { serveHarness } from './helpers/harness';
-import { CAPTION_WRAP, decodeMatrixJson } from '../lib/export';
+import { CAPTION_WRAP, decodeMatrixJson } from '../lib/io/export';
 import { STRINGS } from '../lib/i18n';
 import { makeScale, sampleColormap } from '../lib/view/colormap';
 import { EVIL_CAPTION, EXPORT_PX, EXPORT_T, exportBias, exportMatrix } from './browser/exportFixtures';

@@ -1,14 +1,14 @@
-// lib/import: one entry point decides what a user brought (request body, run log, attention) and reads it
+// lib/io/importData: one entry point decides what a user brought (request body, run log, attention) and reads it
 // with that format's reader; hostile inputs give clear errors. lib/state/addScenario: an imported request
 // becomes a NEW named scenario, never over the user's own.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { importData, kindOfValue, nameFromSource, hintFromName } from '../lib/import/importData';
+import { importData, kindOfValue, nameFromSource, hintFromName } from '../lib/io/importData';
 import { addScenario } from '../lib/state/addScenario';
 import { MAX_CUSTOM, type CustomScenario } from '../lib/state/store';
-import { writeKvscopeAttention, type ImportedAttention } from '../lib/imported/index';
-import { MAX_INPUT_CHARS, serializeRunLog } from '../lib/runlog/parse';
+import { writeKvscopeAttention, type ImportedAttention } from '../lib/io/attention/index';
+import { MAX_INPUT_CHARS, serializeRunLog } from '../lib/io/runlog';
 
 const CAPTURE = readFileSync('test/fixtures/runlog/translation-single-agent.page.txt', 'utf8');
 

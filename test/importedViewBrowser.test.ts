@@ -1,7 +1,7 @@
 // <ImportedAttentionView> in headless Chromium (harness test/browser/importedHarness.ts, files from
 // test/browser/importedFixtures.ts): the banner says the attention is imported; heatmap pixels carry the colour
 // the scale and colour map give the file's value; rows the file lacks are drawn masked; switching layer, head
-// and LLM call changes the picture; the sink numbers shown are lib/imported/views.ts's; a token string holding
+// and LLM call changes the picture; the sink numbers shown are lib/analysis/importedViews.ts's; a token string holding
 // markup is rendered as text. Set KVSCOPE_SHOTS=<dir> to also write a full-page screenshot of each case.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -13,8 +13,8 @@ import { serveHarness } from './helpers/harness';
 import { makeScale, MASK_RGB, sampleColormap } from '../lib/view/colormap';
 import { cellAt, fitAll } from '../lib/view/viewport';
 import { DEFAULT_MIN_QUERY } from '../lib/analysis/sink';
-import { attentionOfCall, colourMax, importedSummary, squareMatrix, type HeadReduction } from '../lib/imported/views';
-import type { ImportedAttention } from '../lib/imported/types';
+import { attentionOfCall, colourMax, importedSummary, squareMatrix, type HeadReduction } from '../lib/analysis/importedViews';
+import type { ImportedAttention } from '../lib/io/attention/types';
 import { fixture, TRAJ_CTX, TRAJ_T, XSS, type FixtureCase } from './browser/importedFixtures';
 
 const PX = 640;
@@ -176,7 +176,7 @@ test('kvscope format, 2 layers × 2 heads: banner, exact cell colours, layer and
   await choose(page, 'head', 'max');
   await checkCells(page, a, 1, 'max', cells, 'layer 27 max');
   assert.match((await page.textContent('[data-role="imported-heatmap-caption"]')) ?? '', /Imported: layer 27 · max over heads/);
-  // Sink numbers equal lib/imported/views.ts; layer 27 head 0 is a sink head (> 0.3), outlined.
+  // Sink numbers equal lib/analysis/importedViews.ts; layer 27 head 0 is a sink head (> 0.3), outlined.
   await checkSink(page, a, 'kvscope');
   assert.equal(await page.locator('[data-role="imported-sink-grid"] tr[data-layer="1"] td[data-head="0"][data-sink="true"]').count(), 1);
   assert.equal(await page.locator('[data-role="imported-share-bars"]').count(), 1);

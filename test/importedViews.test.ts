@@ -1,4 +1,4 @@
-// lib/imported/views.ts: the square matrix, sink scores, attention received, position bias and uniform
+// lib/analysis/importedViews.ts: the square matrix, sink scores, attention received, position bias and uniform
 // baseline of imported attention, checked (1) against a straightforward independent implementation written
 // here with loops over plain number arrays, on random ragged layers (random subsets of query rows, random
 // heads, 'mean' layers), tolerance 1e-6 absolute (the views reduce float32 data; the reference works in float64
@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { reduceHeads, hideSinkColumn } from '../lib/analysis/attentionView';
 import { positionBias, uniformPositionBias, type PositionBias } from '../lib/analysis/positionBias';
 import { attentionReceived, DEFAULT_MIN_QUERY, layerAttention, sinkScore, topReceivers } from '../lib/analysis/sink';
-import { parseAttentionTrajectory, parseKvscopeAttention, writeKvscopeAttention, type ImportedAttention, type ImportedLayer } from '../lib/imported/index';
+import { parseAttentionTrajectory, parseKvscopeAttention, writeKvscopeAttention, type ImportedAttention, type ImportedLayer } from '../lib/io/attention/index';
 import {
   attentionOfCall,
   colourMax,
@@ -22,7 +22,7 @@ import {
   squareMatrix,
   uniformPresent,
   type HeadReduction,
-} from '../lib/imported/views';
+} from '../lib/analysis/importedViews';
 
 const TOL = 1e-6;
 

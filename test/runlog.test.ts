@@ -1,10 +1,10 @@
-// Run-log import (lib/runlog): the seed's page capture, raw JSON, plain lists, multi-agent logs, hostile input,
+// Run-log import (lib/io/runlog): the seed's page capture, raw JSON, plain lists, multi-agent logs, hostile input,
 // and the context-growth / prefix-cache arithmetic on a hand-computed case.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { contextGrowth } from '../lib/runlog/growth';
-import { MAX_TEXT_CHARS, parseRunLog, serializeRunLog, type RunLog } from '../lib/runlog/parse';
+import { contextGrowth } from '../lib/analysis/contextGrowth';
+import { MAX_TEXT_CHARS, parseRunLog, serializeRunLog, type RunLog } from '../lib/io/runlog';
 
 const SEED = readFileSync('test/fixtures/runlog/translation-single-agent.page.txt', 'utf8');
 

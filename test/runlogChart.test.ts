@@ -1,9 +1,9 @@
-// lib/runlog/chart: the context-growth chart's geometry (columns, binning, paths, ticks, the token domain)
+// lib/view/growthChart: the context-growth chart's geometry (columns, binning, paths, ticks, the token domain)
 // and its number formats, against hand-computed values.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { contextGrowth } from '../lib/runlog/growth';
-import type { RunLog } from '../lib/runlog/parse';
+import { contextGrowth } from '../lib/analysis/contextGrowth';
+import type { RunLog } from '../lib/io/runlog';
 import {
   agentColor,
   columnAt,
@@ -20,7 +20,7 @@ import {
   callTickLabels,
   tokenDomain,
   xCallTicks,
-} from '../lib/runlog/chart';
+} from '../lib/view/growthChart';
 
 test('layoutColumns: one column per call while calls fit; bars 70% of a ≥ 4 px slot, capped at 48 px', () => {
   const l = layoutColumns([5, 9, 3], 30, 10);

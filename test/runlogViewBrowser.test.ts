@@ -11,11 +11,11 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium, trackedPage } from './helpers/browser';
 import { serveHarness } from './helpers/harness';
-import { GROWTH_CHART } from '../components/GrowthChart';
+import { GROWTH_CHART } from '../components/data/GrowthChart';
 import { formatCount } from '../lib/prompt/request';
-import { formatPercent, formatUnits } from '../lib/runlog/chart';
-import { contextGrowth } from '../lib/runlog/growth';
-import { parseRunLog, type RunLog } from '../lib/runlog/parse';
+import { formatPercent, formatUnits } from '../lib/view/growthChart';
+import { contextGrowth } from '../lib/analysis/contextGrowth';
+import { parseRunLog, type RunLog } from '../lib/io/runlog';
 
 const SEED = readFileSync('test/fixtures/runlog/translation-single-agent.page.txt', 'utf8');
 const SHOTS = process.env.RUNLOG_SHOTS;

@@ -11,7 +11,7 @@ import {
   toBase64Url,
   MAX_FRAGMENT_CHARS,
   type SharePayload,
-} from '../lib/share/urlState';
+} from '../lib/io/share';
 import { defaultState, customRef, MAX_CUSTOM, type PersistedState } from '../lib/state/store';
 import { scenarioRequest } from '../lib/scenarios';
 import type { ChatRequest } from '../lib/scenarios/types';

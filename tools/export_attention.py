@@ -26,7 +26,7 @@ import struct
 import sys
 
 FORMAT, VERSION = "kvscope-attention", 1
-MAX_TOKENS = 32768  # same limits as lib/imported/types.ts LIMITS
+MAX_TOKENS = 32768  # same limits as lib/io/attention/types.ts LIMITS
 
 
 def write_kvscope_attention(path, attentions, tokens, layer_indices=None, heads="mean", token_ids=None,

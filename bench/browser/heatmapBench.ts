@@ -3,7 +3,7 @@
 // The embedded model is not involved: this times drawing and interaction only.
 import { createElement, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Heatmap } from '../../components/Heatmap';
+import { Heatmap } from '../../components/attention/Heatmap';
 import { makeScale, paintRgba } from '../../lib/view/colormap';
 import { colourDomainMax } from '../../lib/analysis/attentionView';
 import { fitAll, rasterize } from '../../lib/view/viewport';

@@ -3,8 +3,8 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { DEFAULT_ALPHA } from '../cache/accounting';
-import { contextGrowth, type ContextGrowth } from '../runlog/growth';
-import { MAX_INPUT_CHARS, parseRunLog } from '../runlog/parse';
+import { contextGrowth, type ContextGrowth } from '../analysis/contextGrowth';
+import { MAX_INPUT_CHARS, parseRunLog } from '../io/runlog';
 import { onlyFlags, str, type Args } from './args';
 import { CliError } from './modelDir';
 

@@ -1,4 +1,4 @@
-// Strings of the status-bar A/B tab (components/AbLab.tsx and its parts).
+// Strings of the status-bar A/B tab (components/ab/AbLab.tsx and its parts).
 import type { Dict } from './types';
 
 export const abStrings = {

@@ -1,4 +1,4 @@
-// Strings of the cache-economics panels of the KV-cache lab (components/CacheEconomics and its panels).
+// Strings of the cache-economics panels of the KV-cache lab (components/kv/CacheEconomics and its panels).
 import type { Dict } from './types';
 
 export const economicsStrings = {

@@ -1,4 +1,4 @@
-// Strings of: Run-log import: context growth chart and summary (components/RunLogView, components/GrowthChart).
+// Strings of: Run-log import: context growth chart and summary (components/data/RunLogView, components/data/GrowthChart).
 import type { Dict } from './types';
 
 export const runlogStrings = {

@@ -3,8 +3,8 @@
 // custom scenario for the "your own pair" mode. ?lang=en|zh.
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { AbLab } from '../../components/AbLab';
-import { LangProvider } from '../../components/i18n';
+import { AbLab } from '../../components/ab/AbLab';
+import { LangProvider } from '../../components/common/i18n';
 import { EngineClient } from '../../lib/engine/client';
 import type { LoadParams } from '../../lib/engine/protocol';
 import { isLang } from '../../lib/i18n';

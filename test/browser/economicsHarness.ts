@@ -7,9 +7,9 @@
 // window.__unload() sets analysed to null (as a model load does).
 import { createElement, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { CacheEconomics } from '../../components/CacheEconomics';
-import type { Analysed } from '../../components/Lab';
-import { LangProvider } from '../../components/i18n';
+import { CacheEconomics } from '../../components/kv/CacheEconomics';
+import type { Analysed } from '../../components/lab/Lab';
+import { LangProvider } from '../../components/common/i18n';
 import { runOf } from '../../lib/agent/run';
 import { isLang } from '../../lib/i18n';
 import { buildPrompt, type Prompt } from '../../lib/prompt/prompt';

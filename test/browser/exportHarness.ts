@@ -3,12 +3,12 @@
 // chart with made-up numbers (it carries its own frame). ?lang=zh for Chinese labels.
 import { createElement as h } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ExportFrame } from '../../components/ExportFrame';
-import { Heatmap } from '../../components/Heatmap';
-import { Legend } from '../../components/Legend';
-import { PositionBiasChart } from '../../components/PositionBiasChart';
-import { LangProvider } from '../../components/i18n';
-import { heatmapViewJson } from '../../lib/export';
+import { ExportFrame } from '../../components/common/ExportFrame';
+import { Heatmap } from '../../components/attention/Heatmap';
+import { Legend } from '../../components/charts/Legend';
+import { PositionBiasChart } from '../../components/charts/PositionBiasChart';
+import { LangProvider } from '../../components/common/i18n';
+import { heatmapViewJson } from '../../lib/io/export';
 import { isLang } from '../../lib/i18n';
 import { makeScale } from '../../lib/view/colormap';
 import { makeSpans } from './heatmapMatrices';

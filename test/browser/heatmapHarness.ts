@@ -2,8 +2,8 @@
 // createRoot and a known matrix chosen by the query string: ?kind=ramp|sink&T=64&px=256&spans=1&lang=en.
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Heatmap } from '../../components/Heatmap';
-import { LangProvider } from '../../components/i18n';
+import { Heatmap } from '../../components/attention/Heatmap';
+import { LangProvider } from '../../components/common/i18n';
 import { makeScale } from '../../lib/view/colormap';
 import { isLang } from '../../lib/i18n';
 import { makeMatrix, makeSpans, type MatrixKind } from './heatmapMatrices';

@@ -2,7 +2,7 @@
 // the page (test/browser/importedHarness.ts): a kvscope-format file with 2 layers × 2 heads (written with
 // writeKvscopeAttention and read back), an output_only trajectory with ragged generated rows, and a ReAct
 // trajectory with 2 llm_calls carrying attention. Deterministic; token strings include markup that must stay text.
-import { parseAttentionTrajectory, parseKvscopeAttention, writeKvscopeAttention, type ImportedAttention, type ImportedLayer } from '../../lib/imported/index';
+import { parseAttentionTrajectory, parseKvscopeAttention, writeKvscopeAttention, type ImportedAttention, type ImportedLayer } from '../../lib/io/attention/index';
 
 export type FixtureCase = 'kvscope' | 'trajectory' | 'react' | 'big';
 /** 'big' (36 layers × 32 heads, 96 tokens, a Qwen3-8B-sized grid) is for looking at the layout, not asserted on. */

@@ -2,8 +2,8 @@
 // React 19 createRoot in a 1,300 px column for a fixture chosen by the query string: ?case=kvscope|trajectory|react&lang=en.
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ImportedAttentionView } from '../../components/ImportedAttentionView';
-import { LangProvider } from '../../components/i18n';
+import { ImportedAttentionView } from '../../components/data/ImportedAttentionView';
+import { LangProvider } from '../../components/common/i18n';
 import { isLang } from '../../lib/i18n';
 import { fixture, fixtureName, FIXTURE_CASES, type FixtureCase } from './importedFixtures';
 

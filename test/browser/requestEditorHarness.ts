@@ -4,8 +4,8 @@
 // onValidRequest and onValidity call is recorded in window.__editorLog.
 import { createElement, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RequestEditor } from '../../components/RequestEditor';
-import { LangProvider } from '../../components/i18n';
+import { RequestEditor } from '../../components/scenario/RequestEditor';
+import { LangProvider } from '../../components/common/i18n';
 import { isLang } from '../../lib/i18n';
 import type { ChatRequest } from '../../lib/scenarios/types';
 

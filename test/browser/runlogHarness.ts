@@ -4,10 +4,10 @@
 // page's import does, and renders the view afresh (new control state). Returns the parse error, or null.
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { LangProvider } from '../../components/i18n';
-import { RunLogView } from '../../components/RunLogView';
+import { LangProvider } from '../../components/common/i18n';
+import { RunLogView } from '../../components/data/RunLogView';
 import { isLang } from '../../lib/i18n';
-import { parseRunLog } from '../../lib/runlog/parse';
+import { parseRunLog } from '../../lib/io/runlog';
 
 const host = document.createElement('div');
 host.id = 'root';

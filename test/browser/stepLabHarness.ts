@@ -4,8 +4,8 @@
 // Query string: ?scenario=vancouver&lang=en|zh&model=kvscope-tiny
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { StepLab } from '../../components/StepLab';
-import { LangProvider } from '../../components/i18n';
+import { StepLab } from '../../components/step/StepLab';
+import { LangProvider } from '../../components/common/i18n';
 import { EngineClient } from '../../lib/engine/client';
 import type { LoadParams } from '../../lib/engine/protocol';
 import type { PromptResult } from '../../lib/engine/promptHook';

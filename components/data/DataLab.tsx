@@ -1,0 +1,193 @@
+'use client';
+// The "Your data" tab: the import box (files, drop, paste), the list of imported run logs and attention
+// files kept in this browser, and the selected one's view. Reading and checking happen in lib/io/importData
+// (through useImports); this file only lays them out.
+import { useRef, useState } from 'react';
+import { formatBytes } from '../../lib/analysis/kvBytes';
+import { useT, type T } from '../common/i18n';
+import type { Imports, ImportNote } from '../hooks/useImports';
+import { RunLogView } from './RunLogView';
+import { ImportedAttentionView } from './ImportedAttentionView';
+
+
+export function DataLab({ imports }: { imports: Imports }) {
+  const t = useT();
+  const fileInput = useRef<HTMLInputElement>(null);
+  const { paste, setPaste } = imports;
+  const [over, setOver] = useState(false);
+  const { items, selected, loaded } = imports;
+  const current = items.find((i) => i.id === selected) ?? null;
+
+  return (
+    <section aria-label={t('data.title')} data-role="data-lab" style={{ display: 'grid', gap: 14 }}>
+      <div style={{ display: 'grid', gap: 8, maxWidth: 1100 }}>
+        <h2 style={{ fontSize: 16, margin: '4px 0' }}>{t('data.title')}</h2>
+        <p style={{ margin: 0, color: '#333', lineHeight: 1.45 }}>{t('data.intro')}</p>
+        <div
+          data-role="drop-zone"
+          onDragOver={(e) => {
+            if (!e.dataTransfer.types.includes('Files')) return;
+            e.preventDefault();
+            setOver(true);
+          }}
+          onDragLeave={() => setOver(false)}
+          onDrop={(e) => {
+            e.preventDefault();
+            e.stopPropagation();
+            setOver(false);
+            void imports.importFiles(e.dataTransfer.files);
+          }}
+          style={{ border: `2px dashed ${over ? '#4477AA' : '#aaa'}`, background: over ? '#eef4fb' : '#fafafa', borderRadius: 6, padding: 12, display: 'grid', gap: 8 }}
+        >
+          <div style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap' }}>
+            <button data-role="choose-files" onClick={() => fileInput.current?.click()}>
+              {t('data.choose')}
+            </button>
+            <span style={{ color: '#555' }}>{t('data.dropHere')}</span>
+            <input
+              ref={fileInput}
+              type="file"
+              multiple
+              accept=".json,.txt,.safetensors,application/json,text/plain"
+              data-role="file-input"
+              style={{ display: 'none' }}
+              onChange={(e) => {
+                if (e.target.files) void imports.importFiles(e.target.files);
+                e.target.value = '';
+              }}
+            />
+          </div>
+          <label style={{ display: 'grid', gap: 4 }}>
+            <span>{t('data.pasteLabel')}</span>
+            <textarea
+              data-role="paste-box"
+              value={paste.text}
+              onChange={(e) => setPaste({ ...paste, text: e.target.value })}
+              rows={6}
+              spellCheck={false}
+              placeholder={t('data.pastePlaceholder')}
+              style={{ font: '12px ui-monospace, monospace', width: '100%', boxSizing: 'border-box' }}
+            />
+          </label>
+          <div style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap' }}>
+            <label>
+              {t('data.pasteName')}{' '}
+              <input data-role="paste-name" value={paste.name} placeholder={t('data.pasteDefaultName')} onChange={(e) => setPaste({ ...paste, name: e.target.value })} style={{ width: 220 }} />
+            </label>
+            <button data-role="paste-import" disabled={!paste.text.trim()} onClick={() => void imports.importInput(paste.text, paste.name.trim() || t('data.pasteDefaultName'))}>
+              {t('data.pasteButton')}
+            </button>
+          </div>
+          <div style={{ fontSize: 12, color: '#555', lineHeight: 1.4 }}>{t('data.formats')}</div>
+        </div>
+      </div>
+
+      <div style={{ display: 'grid', gap: 6, maxWidth: 1100 }}>
+        <h3 style={{ fontSize: 15, margin: '4px 0' }}>
+          {t('data.list')} <span style={{ fontWeight: 400, fontSize: 12, color: '#555' }}>— {t('data.listNote')}</span>
+        </h3>
+        {imports.dbError && <div style={{ color: '#a15c00', fontSize: 13 }}>{t('data.notKept', { reason: imports.dbError })}</div>}
+        {items.length === 0 ? (
+          <div style={{ color: '#555' }}>{t('data.empty')}</div>
+        ) : (
+          <table data-role="import-list" style={{ borderCollapse: 'collapse', fontSize: 13 }}>
+            <tbody>
+              {items.map((i) => (
+                <tr key={i.id} data-import-id={i.id} aria-selected={i.id === selected} style={{ background: i.id === selected ? '#eef4fb' : undefined }}>
+                  <td style={{ padding: '3px 8px' }}>
+                    <button data-role="import-show" onClick={() => imports.select(i.id)} aria-pressed={i.id === selected}>
+                      {t('data.show')}
+                    </button>
+                  </td>
+                  <td style={{ padding: '3px 8px' }}>
+                    <NameInput key={i.name} value={i.name} label={t('data.rename')} onCommit={(n) => void imports.rename(i.id, n)} />
+                  </td>
+                  <td style={{ padding: '3px 8px', color: '#555' }}>{t(i.kind === 'runlog' ? 'data.kind.runlog' : 'data.kind.attention')}</td>
+                  <td style={{ padding: '3px 8px', color: '#555', textAlign: 'right' }}>{formatBytes(i.size)}</td>
+                  <td style={{ padding: '3px 8px', color: '#555' }}>{new Date(i.createdAt).toISOString().slice(0, 16).replace('T', ' ')}</td>
+                  <td style={{ padding: '3px 8px' }}>
+                    <button data-role="import-delete" onClick={() => window.confirm(t('data.deleteConfirm', { name: i.name })) && void imports.remove(i.id)}>
+                      {t('data.delete')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+
+      {current && (!loaded || loaded.id !== current.id) && (
+        <div aria-live="polite">
+          <progress style={{ width: 120, verticalAlign: 'middle' }} /> {t('data.loading', { name: current.name })}
+        </div>
+      )}
+      {current && loaded && loaded.id === current.id && (
+        'error' in loaded ? (
+          <div role="alert" style={{ color: '#a00' }}>{t('data.loadFailed', { name: current.name, reason: loaded.error })}</div>
+        ) : !loaded.outcome.ok ? (
+          <div role="alert" style={{ color: '#a00', whiteSpace: 'pre-wrap' }}>{t('data.loadFailed', { name: current.name, reason: loaded.outcome.error })}</div>
+        ) : loaded.outcome.kind === 'runlog' ? (
+          <RunLogView key={current.id} log={loaded.outcome.log} name={current.name} notes={loaded.outcome.notes} />
+        ) : loaded.outcome.kind === 'attention' ? (
+          <ImportedAttentionView key={current.id} attention={loaded.outcome.attention} name={current.name} />
+        ) : null
+      )}
+    </section>
+  );
+}
+
+/** A name field that writes on blur or Enter: one storage write per rename, not one per keystroke. */
+function NameInput({ value, label, onCommit }: { value: string; label: string; onCommit: (name: string) => void }) {
+  const [v, setV] = useState(value);
+  const commit = () => v.trim() && v !== value && onCommit(v);
+  return (
+    <input
+      data-role="import-name"
+      aria-label={label}
+      value={v}
+      onChange={(e) => setV(e.target.value)}
+      onBlur={commit}
+      onKeyDown={(e) => e.key === 'Enter' && commit()}
+      style={{ width: 260 }}
+    />
+  );
+}
+
+/** The outcome of the last import, shown near the top of the page whatever the tab. */
+export function ImportNoteView({ note, onDismiss, onOpenAnyway }: { note: ImportNote; onDismiss: () => void; onOpenAnyway: (name: string, text: string) => void }) {
+  const t = useT();
+  return (
+    <div
+      role={note.kind === 'error' ? 'alert' : 'status'}
+      data-role="import-note"
+      data-kind={note.kind}
+      style={{ background: note.kind === 'error' ? '#fde2e1' : note.kind === 'ok' ? '#e6f4ea' : '#f3f3f3', padding: '6px 10px', borderRadius: 4, fontSize: 13, maxWidth: 1100 }}
+    >
+      {note.kind === 'progress' && <progress style={{ width: 80, verticalAlign: 'middle', marginRight: 6 }} />}
+      <strong>{translateNote(t, note)}</strong>{' '}
+      <button onClick={onDismiss} aria-label={t('data.dismiss')} style={{ border: 'none', background: 'none', cursor: 'pointer', float: 'right' }}>
+        ✕
+      </button>
+      {note.lines.length > 0 && (
+        <div data-role="import-note-lines" style={{ whiteSpace: 'pre-wrap', fontFamily: 'ui-monospace, monospace', fontSize: 12, marginTop: 4, maxHeight: 180, overflow: 'auto', overflowWrap: 'anywhere' }}>
+          {note.lines.join('\n')}
+        </div>
+      )}
+      {note.openAnyway && (
+        <button data-role="open-anyway" style={{ marginTop: 6 }} onClick={() => onOpenAnyway(note.openAnyway!.name, note.openAnyway!.text)}>
+          {t('data.openAnyway')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+function translateNote(t: T, note: ImportNote): string {
+  const params = { ...note.params };
+  if (note.key === 'data.importedRunlog' && typeof params.form === 'string') {
+    const key = `data.form.${params.form}` as 'data.form.list';
+    params.form = ['result-json', 'page-capture', 'list'].includes(params.form) ? t(key) : params.form;
+  }
+  return t(note.key, params);
+}

@@ -1,0 +1,298 @@
+'use client';
+// Experiment 2-3 in the browser: the book's kv-cache agent in its six modes. Every call of every mode is
+// rendered with the page's chat template (renderPrompt) and priced with lib/cache/accounting; this view
+// chooses what to show and lays it out. The prefix tree of the selected mode follows (RadixTreeView).
+import { useMemo, useState } from 'react';
+import { breakPointAt, patternRun, PATTERN_MODES, type BreakPoint, type PatternMode, type PatternRun } from '../../lib/agent/patterns';
+import { accountCalls, BLOCK_SIZES, DEFAULT_ALPHA, DEFAULT_BLOCK_SIZE, type Accounting, type BlockSize } from '../../lib/cache/accounting';
+import { TOOLS_MESSAGE, type Prompt } from '../../lib/prompt/prompt';
+import { displayToken } from '../../lib/prompt/label';
+import type { StringKey } from '../../lib/i18n';
+import { AlphaInput, BatchStatus, fmtCost, fmtInt, FONT, MONO } from './econParts';
+import { parseAlpha } from '../../lib/view/growthChart';
+import { CallStackChart, PatternSummaryChart } from './PatternCharts';
+import { RadixTreeView } from './RadixTreeView';
+import { TokenView } from '../attention/TokenView';
+import { usePromptBatch, type RenderPrompt } from '../hooks/usePromptBatch';
+import { useLang, useT, type T } from '../common/i18n';
+
+interface ModeResult {
+  mode: PatternMode;
+  run: PatternRun;
+  prompts: Prompt[];
+  accounting: Accounting;
+  /** Per call: where it first differs from its best earlier call (null for call 1). */
+  breaks: (BreakPoint | null)[];
+}
+
+const MAX_SEED = 0xffffffff;
+const parseSeed = (s: string): number | null => (/^\s*\d+\s*$/.test(s) && Number(s) <= MAX_SEED ? Number(s) : null);
+
+const SHORT: Record<PatternMode, StringKey> = {
+  correct: 'econ.mode.correct',
+  dynamic_system: 'econ.mode.dynamic_system',
+  shuffled_tools: 'econ.mode.shuffled_tools',
+  dynamic_profile: 'econ.mode.dynamic_profile',
+  sliding_window: 'econ.mode.sliding_window',
+  text_format: 'econ.mode.text_format',
+};
+
+/** Where token `b.token` sits, in words: "token 57 “2” · message 0 (system, system text)". */
+export function breakPlace(t: T, b: BreakPoint, prompt: Prompt): string {
+  const tok = prompt.tokens[b.token];
+  const token = tok ? displayToken(tok) : '';
+  const segment = t(`segment.${b.segment}` as StringKey);
+  if (b.message === TOOLS_MESSAGE) return t('econ.atTools', { token: b.token, text: token, tool: b.part === undefined ? '—' : b.part, segment });
+  if (b.message >= prompt.messageCount) return t('econ.atGeneration', { token: b.token, text: token });
+  const role = t(`role.${b.role}` as StringKey);
+  // "(user, user)" says nothing twice: the segment is named only when it differs from the role.
+  return t('econ.atMessage', { token: b.token, text: token, message: b.message, where: b.segment === b.role ? role : t('econ.roleSegment', { role, segment }) });
+}
+
+/** The tokens of a prompt from message `message` on, spans shifted to match (the shared system prompt and tools left out). */
+function fromMessage(p: Prompt, message: number): { start: number; tokens: Prompt['tokens']; spans: Prompt['spans'] } {
+  const start = p.spans.find((s) => s.message === message)?.start ?? 0;
+  return {
+    start,
+    tokens: p.tokens.slice(start),
+    spans: p.spans.filter((s) => s.end > start).map((s) => ({ ...s, start: Math.max(0, s.start - start), end: s.end - start })),
+  };
+}
+
+function BreakCell({ r, i }: { r: ModeResult; i: number }) {
+  const t = useT();
+  const a = r.accounting.calls[i]!;
+  if (a.bestEarlier === null) return <span style={{ color: '#666' }}>{t('econ.firstCall')}</span>;
+  const earlier = r.accounting.calls[a.bestEarlier]!;
+  if (a.prefixMatch === earlier.sent) return <span>{t('econ.extends', { call: a.bestEarlier + 1, tokens: a.prefixMatch })}</span>;
+  const b = r.breaks[i];
+  return (
+    <span>
+      <strong style={{ color: '#a00' }}>{b ? breakPlace(t, b, r.prompts[i]!) : a.firstDifference}</strong>
+      <br />
+      <span style={{ color: '#555' }}>{t('econ.shares', { call: a.bestEarlier + 1, tokens: a.prefixMatch })}</span>
+    </span>
+  );
+}
+
+export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
+  const t = useT();
+  const lang = useLang();
+  const [blockSize, setBlockSize] = useState<BlockSize>(DEFAULT_BLOCK_SIZE);
+  const [alphaText, setAlphaText] = useState(String(DEFAULT_ALPHA));
+  const [seedText, setSeedText] = useState('1');
+  const [mode, setMode] = useState<PatternMode>('correct');
+  const [alpha, setAlpha] = useState(DEFAULT_ALPHA);
+  const [seed, setSeed] = useState(1);
+  const alphaBad = parseAlpha(alphaText) === null;
+  const seedBad = parseSeed(seedText) === null;
+
+  const key = `seed:${seed}`;
+  const requests = useMemo(() => PATTERN_MODES.flatMap((m) => patternRun(m, { seed }).calls.map((c) => c.request)), [seed]);
+  const batch = usePromptBatch(render, key, requests);
+
+  // The runs the finished batch was rendered for (its seed, which may lag the input while a new one renders).
+  const rendered = useMemo(() => {
+    if (!batch.ready) return null;
+    const s = Number(batch.ready.key.slice('seed:'.length));
+    let k = 0;
+    return {
+      seed: s,
+      modes: PATTERN_MODES.map((m) => {
+        const run = patternRun(m, { seed: s });
+        const prompts = batch.ready!.prompts.slice(k, k + run.calls.length);
+        k += run.calls.length;
+        return { mode: m, run, prompts };
+      }),
+    };
+  }, [batch.ready]);
+
+  const results: ModeResult[] | null = useMemo(
+    () =>
+      rendered?.modes.map(({ mode, run, prompts }) => {
+        const accounting = accountCalls(
+          prompts.map((p) => p.ids),
+          { blockSize, alpha },
+        );
+        const breaks = accounting.calls.map((a, i) => (a.firstDifference === null ? null : breakPointAt(prompts[i]!, a.firstDifference)));
+        return { mode, run, prompts, accounting, breaks };
+      }) ?? null,
+    [rendered, blockSize, alpha],
+  );
+  const sel = results?.find((r) => r.mode === mode) ?? null;
+  const correct = results?.find((r) => r.mode === 'correct') ?? null;
+  const [pick, setPick] = useState<{ a: number | null; b: number | null }>({ a: null, b: null });
+
+  const inputStyle = { width: 90, font: `13px ${MONO}` };
+  return (
+    <section data-role="patterns-panel" aria-label={t('econ.patternsTitle')} style={{ display: 'grid', gap: 12, font: FONT }}>
+      <h3 style={{ margin: 0, fontSize: 15 }}>{t('econ.patternsTitle')}</h3>
+      <p style={{ margin: 0, color: '#444', maxWidth: 1100 }}>{t('econ.patternsIntro')}</p>
+      <ul style={{ margin: 0, paddingLeft: 20, color: '#444', maxWidth: 1100 }}>
+        <li>{t('econ.scripted')}</li>
+        <li>{t('econ.costUnit')}</li>
+      </ul>
+      <div style={{ display: 'flex', gap: 18, flexWrap: 'wrap', alignItems: 'center' }}>
+        <label>
+          {t('econ.blockSize')}{' '}
+          <select data-control="econ-block" value={blockSize} onChange={(e) => setBlockSize(Number(e.target.value) as BlockSize)}>
+            {BLOCK_SIZES.map((b) => (
+              <option key={b} value={b}>
+                {t('econ.blockOption', { n: b })}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          {t('econ.alpha')}{' '}
+          <AlphaInput
+            control="econ-alpha"
+            text={alphaText}
+            onChange={(text, a) => {
+              setAlphaText(text);
+              if (a !== null) setAlpha(a);
+            }}
+            style={inputStyle}
+          />
+        </label>
+        <label>
+          {t('econ.seed')}{' '}
+          <input
+            data-control="econ-seed"
+            type="number"
+            min={0}
+            step={1}
+            value={seedText}
+            aria-invalid={seedBad}
+            onChange={(e) => {
+              setSeedText(e.target.value);
+              const s = parseSeed(e.target.value);
+              if (s !== null) setSeed(s);
+            }}
+            style={inputStyle}
+          />
+        </label>
+        <span style={{ color: '#555' }}>{t('econ.seedNote')}</span>
+        <BatchStatus batch={batch} what={t('econ.whatPatterns')} />
+      </div>
+      {alphaBad && <div role="alert" style={{ color: '#a00' }}>{t('econ.alphaInvalid', { alpha })}</div>}
+      {seedBad && <div role="alert" style={{ color: '#a00' }}>{t('econ.seedInvalid', { max: MAX_SEED, seed })}</div>}
+      {!render && <p style={{ margin: 0, color: '#888' }}>{t('econ.waiting')}</p>}
+      {results && sel && (
+        <>
+          <p data-role="pattern-params" style={{ margin: 0, color: '#555' }}>
+            {t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })}
+          </p>
+          <PatternSummaryChart rows={results} selected={mode} onSelect={setMode} context={t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })} />
+          <div role="radiogroup" aria-label={t('econ.modePick')} style={{ display: 'flex', gap: 6, flexWrap: 'wrap', alignItems: 'center' }}>
+            <span>{t('econ.modePick')}</span>
+            {PATTERN_MODES.map((m) => (
+              <button
+                key={m}
+                role="radio"
+                aria-checked={m === mode}
+                data-control="econ-mode"
+                data-mode={m}
+                onClick={() => setMode(m)}
+                style={{
+                  font: `12px ${MONO}`,
+                  padding: '3px 8px',
+                  border: m === mode ? '2px solid #222' : '1px solid #aaa',
+                  background: m === mode ? '#fff4cc' : '#fff',
+                  borderRadius: 4,
+                  cursor: 'pointer',
+                }}
+              >
+                {m} <span style={{ fontFamily: 'system-ui, sans-serif', color: '#555' }}>· {t(SHORT[m])}</span>
+              </button>
+            ))}
+          </div>
+          <p data-role="pattern-description" style={{ margin: 0, maxWidth: 1100 }}>
+            <code style={{ fontWeight: 700 }}>{sel.mode}</code>: {sel.run.description[lang]}
+          </p>
+          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 20, alignItems: 'flex-start' }}>
+            <CallStackChart accounting={sel.accounting} mode={sel.mode} context={t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })} />
+            <div style={{ flex: '1 1 760px', minWidth: 0 }}>
+              <CallTable r={sel} lang={lang} />
+            </div>
+          </div>
+          {sel.mode === 'text_format' && correct && (
+            <div data-role="text-format-compare" style={{ display: 'grid', gap: 6 }}>
+              <h4 style={{ margin: '6px 0 0', fontSize: 14 }}>{t('econ.compareTitle')}</h4>
+              <p style={{ margin: 0, color: '#444', maxWidth: 1100 }}>{t('econ.compareIntro')}</p>
+              <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 16 }}>
+                {[
+                  { r: correct, side: 'a' as const, key: 'econ.compareCorrect' as const },
+                  { r: sel, side: 'b' as const, key: 'econ.compareText' as const },
+                ].map(({ r, side, key }) => {
+                  const last = r.prompts.at(-1)!;
+                  const part = fromMessage(last, 1);
+                  return (
+                    <div key={side} data-side={r.mode} style={{ minWidth: 0 }}>
+                      <div style={{ fontWeight: 600, marginBottom: 4 }}>{t(key, { call: r.prompts.length, tokens: last.ids.length, start: part.start })}</div>
+                      <TokenView tokens={part.tokens} spans={part.spans} selected={pick[side]} onSelect={(i) => setPick((p) => ({ ...p, [side]: i }))} height={340} />
+                    </div>
+                  );
+                })}
+              </div>
+            </div>
+          )}
+          <RadixTreeView mode={sel.mode} prompts={sel.prompts} accounting={sel.accounting} context={t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function CallTable({ r, lang }: { r: ModeResult; lang: 'en' | 'zh' }) {
+  const t = useT();
+  const th = { textAlign: 'right' as const, padding: '4px 8px', borderBottom: '1px solid #999', fontWeight: 600, whiteSpace: 'nowrap' as const };
+  const td = { textAlign: 'right' as const, padding: '4px 8px', borderBottom: '1px solid #e4e4e4', fontVariantNumeric: 'tabular-nums' as const, verticalAlign: 'top' as const, whiteSpace: 'nowrap' as const };
+  const tot = r.accounting.totals;
+  return (
+    <table data-role="pattern-calls-table" style={{ borderCollapse: 'collapse', font: '12.5px system-ui, sans-serif', width: '100%' }}>
+      <thead>
+        <tr>
+          <th style={th}>{t('econ.colCall')}</th>
+          <th style={th}>{t('econ.colSent')}</th>
+          <th style={th}>{t('econ.colCached')}</th>
+          <th style={th}>{t('econ.colRecomputed')}</th>
+          <th style={th}>{t('econ.colCost')}</th>
+          <th style={{ ...th, textAlign: 'left' }}>{t('econ.colBreak')}</th>
+          <th style={{ ...th, textAlign: 'left' }}>{t('econ.colDamage')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {r.accounting.calls.map((a, i) => (
+          <tr key={i} data-call={i} data-sent={a.sent} data-cached={a.cached} data-first-difference={a.firstDifference ?? ''}>
+            <td style={td}>{i + 1}</td>
+            <td style={td}>{fmtInt(a.sent)}</td>
+            <td style={td} title={a.cached !== a.prefixMatch ? t('econ.roundedTip', { match: a.prefixMatch, cached: a.cached, block: r.accounting.blockSize }) : undefined}>
+              {fmtInt(a.cached)}
+              {a.cached !== a.prefixMatch && <span style={{ color: '#888' }}> ↓</span>}
+            </td>
+            <td style={td}>{fmtInt(a.recomputed)}</td>
+            <td style={td}>{fmtCost(a.cost)}</td>
+            <td style={{ ...td, textAlign: 'left', whiteSpace: 'normal', minWidth: 190 }}>
+              <BreakCell r={r} i={i} />
+            </td>
+            <td data-role="pattern-damage" style={{ ...td, textAlign: 'left', whiteSpace: 'normal', minWidth: 300, color: '#333' }}>
+              {r.run.calls[i]!.damage[lang]}
+            </td>
+          </tr>
+        ))}
+        <tr style={{ fontWeight: 600 }}>
+          <td style={td}>{t('econ.total')}</td>
+          <td style={td}>{fmtInt(tot.sent)}</td>
+          <td style={td}>{fmtInt(tot.cached)}</td>
+          <td style={td}>{fmtInt(tot.recomputed)}</td>
+          <td style={td}>{fmtCost(tot.cost)}</td>
+          <td style={{ ...td, textAlign: 'left' }} colSpan={2}>
+            {t('econ.totalLine', { ratio: (100 * tot.cacheRatio).toFixed(1), uncached: fmtInt(tot.uncachedCost) })}
+          </td>
+        </tr>
+      </tbody>
+      <caption style={{ captionSide: 'bottom', textAlign: 'left', color: '#666', paddingTop: 4 }}>{t('econ.tableNote', { block: r.accounting.blockSize })}</caption>
+    </table>
+  );
+}

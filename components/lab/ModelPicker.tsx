@@ -1,0 +1,46 @@
+'use client';
+// The embedded models, each with the one-line description from its card, an "engineered" badge where the
+// card says something was engineered, and which runtime the loaded one runs on.
+import type { LoadResult } from '../../lib/engine/protocol';
+import type { ModelCard } from '../../lib/model/embedded';
+import { useLang, useT } from '../common/i18n';
+
+export interface ModelPickerProps {
+  models: { id: string; card: ModelCard | null }[];
+  value: string;
+  onChange: (id: string) => void;
+  disabled?: boolean;
+  provider: LoadResult | null;
+}
+
+export function ModelPicker({ models, value, onChange, disabled, provider }: ModelPickerProps) {
+  const t = useT();
+  const lang = useLang();
+  const card = models.find((m) => m.id === value)?.card ?? null;
+  return (
+    <div data-role="model-picker" style={{ display: 'flex', gap: 10, alignItems: 'baseline', flexWrap: 'wrap' }}>
+      <label>
+        {t('model.label')}{' '}
+        <select value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
+          {models.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.id}
+              {m.card?.engineered ? ` (${t('model.engineered')})` : ''}
+            </option>
+          ))}
+        </select>
+      </label>
+      {card?.engineered && (
+        <span title={t('model.engineeredTitle')} style={{ background: '#EE8866', color: '#000', borderRadius: 3, padding: '0 6px', fontSize: 12 }}>
+          {t('model.engineered')}
+        </span>
+      )}
+      <span data-role="model-description" style={{ color: '#444', fontSize: 13, flex: '1 1 400px' }}>
+        {card ? (lang === 'zh' ? card.descriptionZh : card.description) : ''}
+      </span>
+      {provider && (
+        <span style={{ color: '#666', fontSize: 12 }}>{t('model.provider', { provider: provider.provider, threads: provider.numThreads || 1 })}</span>
+      )}
+    </div>
+  );
+}

@@ -1,6 +1,0 @@
-// Export of views (PNG, SVG, JSON): the pure parts. components/ExportFrame does the DOM side.
-export * from './filename';
-export * from './json';
-export * from './matrix';
-export * from './svg';
-export * from './heatmapView';
