@@ -20,8 +20,8 @@ import {
   withUserRanges,
   type UserRange,
 } from '../lib/analysis/abArms';
-import type { Tensor } from '../lib/engine/session';
-import { parseAssistantText } from '../lib/generate/parseOutput';
+import type { Tensor } from '../lib/tensor';
+import { parseAssistantText } from '../lib/prompt/assistantOutput';
 import { buildPrompt } from '../lib/prompt/prompt';
 import { createTokenizer } from '../lib/prompt/tokenizer';
 import { CATALOG } from '../lib/scenarios/catalog';

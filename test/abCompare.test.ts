@@ -19,7 +19,7 @@ import {
 import { commonPrefixLength } from '../lib/analysis/kvDiff';
 import { armRegions } from '../lib/cli/ab';
 import { readTokenizerFiles } from '../lib/cli/tokenizerDir';
-import type { Tensor } from '../lib/engine/session';
+import type { Tensor } from '../lib/tensor';
 import { buildPrompt, TOOLS_MESSAGE, type Prompt, type Role, type Segment, type Span } from '../lib/prompt/prompt';
 import { createTokenizer } from '../lib/prompt/tokenizer';
 import { getScenario, scenarioRegions, scenarioRequest } from '../lib/scenarios/index';

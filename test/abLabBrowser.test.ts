@@ -17,9 +17,10 @@ import { decisionRowDiff, generatedTargets, regionsForRef, withUserRanges } from
 import { reduceHeads } from '../lib/analysis/attentionView';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
-import { EngineSession, type Tensor } from '../lib/engine/session';
+import { EngineSession } from '../lib/engine/session';
+import type { Tensor } from '../lib/tensor';
 import { runSeeds } from '../lib/generate/abSeeds';
-import { decodeIds } from '../lib/generate/parseOutput';
+import { decodeIds } from '../lib/prompt/assistantOutput';
 import { parseGenerationConfig } from '../lib/generate/sampling';
 import { STRINGS } from '../lib/i18n';
 import { abStrings } from '../lib/i18n/ab';

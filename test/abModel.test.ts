@@ -14,7 +14,8 @@ import { alignArms, regionMasses, regionMassesOverRows, SharedRowsAccumulator, s
 import { armRegions } from '../lib/cli/ab';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
-import { EngineSession, type Tensor } from '../lib/engine/session';
+import { EngineSession } from '../lib/engine/session';
+import type { Tensor } from '../lib/tensor';
 import { generate, lastRow } from '../lib/generate/generate';
 import { parseGenerationConfig } from '../lib/generate/sampling';
 import { buildPrompt } from '../lib/prompt/prompt';

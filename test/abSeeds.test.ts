@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { runSeeds, type SeedEngine } from '../lib/generate/abSeeds';
-import { decodeIds } from '../lib/generate/parseOutput';
+import { decodeIds } from '../lib/prompt/assistantOutput';
 import { parseGenerationConfig, type SamplingSettings } from '../lib/generate/sampling';
 import { nodeOrt } from '../lib/cli/ort';
 import { readModelDir } from '../lib/cli/modelDir';

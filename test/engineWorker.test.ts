@@ -8,7 +8,8 @@ import * as ort from 'onnxruntime-web';
 import { EngineClient, EngineRequestError, type ClientEvents, type WorkerLike } from '../lib/engine/client';
 import { serveEngine } from '../lib/engine/host';
 import { chunkIds, checkRequest, collectTransfers, truncateChunks, type LoadParams } from '../lib/engine/protocol';
-import { EngineSession, type Tensor } from '../lib/engine/session';
+import { EngineSession } from '../lib/engine/session';
+import type { Tensor } from '../lib/tensor';
 import { loadCheckpoint } from '../lib/model/checkpoint';
 import { startNodeWorker, type NodeWorkerHandle } from './helpers/nodeWorker';
 

@@ -1,9 +1,9 @@
-// lib/generate/parseOutput.ts: think / answer / tool-call parts of generated text (complete and streaming,
+// lib/prompt/assistantOutput.ts: think / answer / tool-call parts of generated text (complete and streaming,
 // malformed JSON never throws), the book's call-limit classifier, and decoding with the embedded tokenizer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readModelDir } from '../lib/cli/modelDir';
-import { classifyDecision, decodeIds, parseAssistantText } from '../lib/generate/parseOutput';
+import { classifyDecision, decodeIds, parseAssistantText } from '../lib/prompt/assistantOutput';
 import { createTokenizer, encodeText } from '../lib/prompt/tokenizer';
 
 const CALL = '<tool_call>\n{"name": "phone_call", "arguments": {"company": "Xfinity"}}\n</tool_call>';

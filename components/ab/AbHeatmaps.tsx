@@ -4,7 +4,7 @@
 // of B minus that of A, per layer, over the keys of the shared prefix (the same tokens at the same
 // positions in both arms), on a diverging scale. Canvas only; the numbers come from lib/analysis.
 import { memo, useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
-import type { Tensor } from '../../lib/engine/session';
+import type { Tensor } from '../../lib/tensor';
 import type { Prompt, Segment } from '../../lib/prompt/prompt';
 import type { ArmAlignment } from '../../lib/analysis/abCompare';
 import { reduceHeads, type HeadReduction } from '../../lib/analysis/attentionView';

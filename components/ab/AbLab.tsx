@@ -8,7 +8,7 @@
 // lib/analysis and lib/generate on the engine's tensors.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineClient } from '../../lib/engine/client';
-import type { Tensor } from '../../lib/engine/session';
+import type { Tensor } from '../../lib/tensor';
 import type { PromptResult } from '../../lib/engine/promptHook';
 import { alignArms, regionMasses, regionMassesOverRows, sharedRowsDiff, type ArmAlignment, type Region, type RegionMasses, type SharedRowsDiff } from '../../lib/analysis/abCompare';
 import { barRows, conversationTargets, regionsForRef, withUserRanges, type LayerChoice, type UserRange } from '../../lib/analysis/abArms';
@@ -23,7 +23,7 @@ import type { ChatRequest } from '../../lib/scenarios/types';
 import { CATALOG } from '../../lib/scenarios/catalog';
 import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
 import { customOf, type CustomScenario } from '../../lib/state/store';
-import type { Analysed } from '../lab/Lab';
+import type { Analysed } from '../../lib/state/analysed';
 import { AbHeatmaps, type AbArmView } from './AbHeatmaps';
 import { ARM_COLORS, axisMax, RegionBars } from './RegionBars';
 import { AbRegionPicker } from './AbRegionPicker';

@@ -3,7 +3,7 @@
 // 0.3 threshold and the uniform baseline, where attention rests, and the position-bias chart by thirds.
 // Lays out lib/ results; every label comes from lib/i18n (panels table).
 import { useId, useMemo } from 'react';
-import type { Tensor } from '../../lib/engine/session';
+import type { Tensor } from '../../lib/tensor';
 import {
   DEFAULT_MIN_QUERY,
   SINK_HEAD_THRESHOLD,

@@ -6,7 +6,7 @@
 import { useMemo, useRef } from 'react';
 import type { Prompt } from '../../lib/prompt/prompt';
 import type { ChatRequest } from '../../lib/scenarios/types';
-import type { Analysed } from '../lab/Lab';
+import type { Analysed } from '../../lib/state/analysed';
 import { FONT } from './econParts';
 import { PatternsPanel } from './PatternsPanel';
 import { StatusEconomicsPanel } from './StatusEconomicsPanel';

@@ -18,7 +18,7 @@ import { PATTERN_CALLS, PATTERN_MODES, patternRun, type PatternMode } from '../.
 import { customOf, type CustomScenario } from '../../lib/state/store';
 import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
 import { matrixJson } from '../../lib/io/export';
-import type { Analysed } from '../lab/Lab';
+import type { Analysed } from '../../lib/state/analysed';
 import { ExportFrame } from '../common/ExportFrame';
 import { KvDiffLegend, KvDiffMap } from './KvDiffMap';
 import { TokenView } from '../attention/TokenView';

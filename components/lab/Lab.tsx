@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { EngineClient } from '../../lib/engine/client';
 import type { LoadParams, LoadResult } from '../../lib/engine/protocol';
-import type { Tensor } from '../../lib/engine/session';
+import type { Tensor } from '../../lib/tensor';
 import type { PromptResult } from '../../lib/engine/promptHook';
 import { colourDomainMax, hideSinkColumn, reduceHeads } from '../../lib/analysis/attentionView';
 import { DEFAULT_MIN_QUERY, topReceivers } from '../../lib/analysis/sink';
@@ -40,15 +40,8 @@ import { ExportFrame } from '../common/ExportFrame';
 import { heatmapViewJson } from '../../lib/io/export/heatmapView';
 import { useImports } from '../hooks/useImports';
 
-export interface Analysed {
-  run: Run;
-  callPrompts: Prompt[];
-  prompt: Prompt;
-  labels: string[];
-  attention: Tensor[];
-  tokens: number;
-}
-
+import type { Analysed } from '../../lib/state/analysed';
+export type { Analysed };
 type Phase = { kind: 'loading'; stage: string; fraction: number } | { kind: 'ready'; info: LoadResult } | { kind: 'failed'; message: string };
 
 function browserStorage() {

@@ -4,7 +4,7 @@
 // read by parseAssistantText as reasoning, answer text and tool calls (parse errors shown). The running
 // itself is StepLab's; this is the form and the reading.
 import type { GenField, GenForm } from '../../lib/generate/genForm';
-import type { ParsedAssistant } from '../../lib/generate/parseOutput';
+import type { ParsedAssistant } from '../../lib/prompt/assistantOutput';
 import { SEGMENT_COLORS } from '../attention/TokenView';
 import { useT } from '../common/i18n';
 
@@ -122,7 +122,7 @@ export function GenerationPanel(p: GenerationPanelProps) {
   );
 }
 
-/** parseAssistantText's error texts (lib/generate/parseOutput.ts) in the interface language; unknown ones as they are. */
+/** parseAssistantText's error texts (lib/prompt/assistantOutput.ts) in the interface language; unknown ones as they are. */
 function callError(t: ReturnType<typeof useT>, error: string): string {
   if (error.startsWith('no </tool_call>')) return t('step.genErrUnclosed');
   if (error.startsWith('not valid JSON: ')) return t('step.genErrJson', { detail: error.slice('not valid JSON: '.length) });

@@ -13,12 +13,12 @@ import { hideSinkColumn, type HeadReduction } from '../../lib/analysis/attention
 import type { KvShape } from '../../lib/analysis/kvBytes';
 import { assistantSegments, decodeTokens, segmentSpans, specialTokenIds, tokenStrings } from '../../lib/generate/decodeTokens';
 import { formFromSettings, readGenForm, type GenForm } from '../../lib/generate/genForm';
-import { parseAssistantText } from '../../lib/generate/parseOutput';
+import { parseAssistantText } from '../../lib/prompt/assistantOutput';
 import { greedySettings, parseGenerationConfig, type SamplingSettings } from '../../lib/generate/sampling';
 import { messageStarts, nextBoundary, nextTokenStats, prevBoundary, reduceRow } from '../../lib/generate/stepper';
 import { StepSession, type Op } from '../../lib/generate/stepSession';
 import { DEFAULT_GAMMA, makeScale, type ColormapName, type ScaleKind } from '../../lib/view/colormap';
-import type { Analysed } from '../lab/Lab';
+import type { Analysed } from '../../lib/state/analysed';
 import { AttentionStrip } from './AttentionStrip';
 import { ExportFrame } from '../common/ExportFrame';
 import { GenerationPanel, type GenRun } from './GenerationPanel';

@@ -3,11 +3,11 @@
 // token range, the rows of the grouped region bars, the decision row of B minus A over the shared keys,
 // and what the sampled continuations decided and named. No engine, no DOM, no I/O.
 
-import type { Tensor } from '../engine/session';
+import type { Tensor } from '../tensor';
 import { TOOLS_MESSAGE, type Prompt } from '../prompt/prompt';
 import { getScenario, parseScenarioRef, scenarioRegions, type Scenario } from '../scenarios/index';
 import type { ChatRequest } from '../scenarios/types';
-import type { Decision, ParsedAssistant } from '../generate/parseOutput';
+import type { Decision, ParsedAssistant } from '../prompt/assistantOutput';
 import { defaultRegions, rangeRegion, type MassEntry, type Region, type RegionLabel, type RegionMasses } from './abCompare';
 import type { HeadReduction } from './attentionView';
 

@@ -3,7 +3,7 @@
 // the shared prefix are identical in both arms (causality), and attention mass per region at a query row
 // (the decision position, or generated tokens). No engine, no rendering, no I/O.
 
-import type { Tensor } from '../engine/session';
+import type { Tensor } from '../tensor';
 import { TOOLS_MESSAGE, type Prompt, type Role, type Span } from '../prompt/prompt';
 import { commonPrefixLength } from './kvDiff';
 

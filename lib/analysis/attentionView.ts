@@ -1,7 +1,7 @@
 // The reductions a heatmap shows from one layer's attention [heads, Q, K]: one head, the head mean or
 // max, and "hide the sink column, renormalise". Pure functions; a view draws these and never recomputes.
 
-import type { Tensor } from '../engine/session';
+import type { Tensor } from '../tensor';
 
 /** Which heads a heatmap shows: their mean, their elementwise max, or one head by index. */
 export type HeadReduction = 'mean' | 'max' | number;

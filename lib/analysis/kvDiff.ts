@@ -2,7 +2,7 @@
 // single-token edits that keep positions in place, and per-layer, per-position max |ΔK| and |ΔV| under a
 // stated alignment of A's positions to B's. Pure functions over tensors; no engine, no rendering, no I/O.
 
-import type { Tensor } from '../engine/session';
+import type { Tensor } from '../tensor';
 
 /** One layer's cache: K (post-RoPE) and V, each [kvHeads, positions, headDim]. */
 export interface LayerKv {

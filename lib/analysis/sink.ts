@@ -1,7 +1,7 @@
 // The one sink score of brief §4 (mean attention on a key over qualifying queries) with its uniform
 // baseline, and where attention rests. Pure functions over attention tensors; no rendering, no I/O.
 
-import type { Tensor } from '../engine/session';
+import type { Tensor } from '../tensor';
 
 export const DEFAULT_MIN_QUERY = 16;
 /** Gu et al.'s threshold for calling a head a sink head. */

@@ -16,9 +16,10 @@ import {
   type Region,
   type RegionMasses,
 } from '../analysis/abCompare';
-import { EngineSession, type Tensor } from '../engine/session';
+import { EngineSession } from '../engine/session';
+import type { Tensor } from '../tensor';
 import { generate, lastRow } from '../generate/generate';
-import { classifyDecision, decodeIds, parseAssistantText, type Decision, type ParsedAssistant } from '../generate/parseOutput';
+import { classifyDecision, decodeIds, parseAssistantText, type Decision, type ParsedAssistant } from '../prompt/assistantOutput';
 import { parseGenerationConfig, SamplingError, topTokensFromLogits, type SamplingSettings } from '../generate/sampling';
 import { displayToken, visibleWhitespace } from '../prompt/label';
 import { buildPrompt, TOOLS_MESSAGE, type Prompt } from '../prompt/prompt';

@@ -5,15 +5,12 @@ import type * as OrtModule from 'onnxruntime-web';
 import type { Checkpoint } from '../model/checkpoint';
 import type { ModelConfig } from '../model/config';
 import { buildGraph, io, type GraphOptions } from '../model/graph';
+import type { Tensor } from '../tensor';
 
 export type Ort = typeof OrtModule;
 export type ExecutionProvider = 'wasm' | 'webgpu';
 
-/** A tensor crossing module or worker boundaries: data plus explicit shape. */
-export interface Tensor {
-  data: Float32Array;
-  dims: number[];
-}
+export type { Tensor } from '../tensor';
 
 export interface EngineOptions {
   graph?: Partial<GraphOptions>;

@@ -5,7 +5,7 @@
 
 import type { QueryRow } from '../analysis/abCompare';
 import { generate, lastRow, type GenEngine, type GenStep } from './generate';
-import { classifyDecision, parseAssistantText, type Decision, type ParsedAssistant } from './parseOutput';
+import { classifyDecision, parseAssistantText, type Decision, type ParsedAssistant } from '../prompt/assistantOutput';
 import type { SamplingSettings } from './sampling';
 
 /** What runSeeds needs of an engine (EngineSession fits; the page adapts EngineClient). */

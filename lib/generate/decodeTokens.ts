@@ -7,7 +7,7 @@ import { tokenBytes } from '../prompt/byteLevel';
 import { tokensFromBytes } from '../prompt/tokenText';
 import type { Role, Segment, Span, TokenInfo } from '../prompt/prompt';
 import type { Vocab } from '../prompt/vocab';
-import { END_OF_TURN } from './parseOutput';
+import { END_OF_TURN } from '../prompt/assistantOutput';
 
 /** The vocabulary inverted: token string by id ('' where no token has that id). */
 export function tokenStrings(v: Vocab): string[] {

@@ -6,7 +6,7 @@
 // the start, or when another user of the same engine has changed the cache since (then one prefill of
 // the timeline up to the cursor). Generation runs lib/generate/generate.ts on the same cache.
 // No DOM: EngineClient (the page's worker) and EngineSession (Node) both fit StepEngine.
-import type { Tensor } from '../engine/session';
+import type { Tensor } from '../tensor';
 import { generate, type GenerateOptions, type GenerateResult } from './generate';
 import { attentionRow, planMove } from './stepper';
 
