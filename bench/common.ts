@@ -1,7 +1,6 @@
 // Types and inputs shared by the benchmark orchestrator (bench/run.ts) and its child processes.
 
 import type { GraphOptions } from '../lib/model/graph';
-import type { GraphExperiments } from './graphExp';
 
 /** Token ids of every case (kvscope and PyTorch get the same list): deterministic, spread over the vocabulary. */
 export function benchIds(n: number, vocab: number): number[] {
@@ -12,8 +11,8 @@ export interface CaseSpec {
   /** Label in the table and in results.json. */
   name: string;
   model: 'tiny' | 'qwen3-0.6b';
-  /** engine: lib/engine/session.ts (EngineSession); lib: lib's buildGraph in a bare session; exp: bench/graphExp.ts. */
-  path: 'engine' | 'lib' | 'exp';
+  /** engine: lib/engine/session.ts (EngineSession); lib: lib's buildGraph in a bare session. */
+  path: 'engine' | 'lib';
   threads: number;
   tokens: number;
   warmup: number;
@@ -21,12 +20,14 @@ export interface CaseSpec {
   /** Incremental steps (extend by one token at `tokens` context) to time; 0 = none. */
   stepReps: number;
   graph: Partial<GraphOptions>;
-  experiments?: GraphExperiments;
   /** Added to the ORT session options (e.g. graphOptimizationLevel, extra config entries). */
   session?: Record<string, unknown>;
-  /** exp path with externalData: hand ORT a lazily generated file or one materialised buffer. */
+  /**
+   * lib path with graph.externalData: hand ORT a lazily generated file (default) or one materialised buffer.
+   * The engine path always materialises one buffer (lib/engine/session.ts).
+   */
   externalSource?: 'lazy' | 'buffer';
-  /** lib/exp paths: ORT profiling on; the trace goes to stdout before the RESULT line. */
+  /** lib path: ORT profiling on; the trace goes to stdout before the RESULT line. */
   profile?: boolean;
 }
 

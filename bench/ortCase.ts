@@ -6,8 +6,7 @@ import * as ort from 'onnxruntime-web';
 import { readFileSync } from 'node:fs';
 import { EngineSession, type Ort } from '../lib/engine/session';
 import { loadCheckpoint, type Checkpoint } from '../lib/model/checkpoint';
-import { buildGraph as libBuildGraph, io, type GraphOptions } from '../lib/model/graph';
-import { buildGraph as expBuildGraph, type ExternalSegment, type GraphExperiments } from './graphExp';
+import { buildGraph, io, type ExternalSegment } from '../lib/model/graph';
 import { lazyRandomCheckpoint, QWEN3_06B_CONFIG } from './randomWeights';
 import { benchIds, type CaseSpec, type OrtResult, type Phase } from './common';
 
@@ -129,9 +128,9 @@ async function main(): Promise<OrtResult> {
     }
     await engine.dispose();
   } else {
-    // Same feeds as the engine, on a graph from bench/graphExp.ts (experiments) or lib's buildGraph.
+    // Same feeds as the engine, on lib's buildGraph in a bare session (the external data as spec.externalSource says).
     const t0 = performance.now();
-    let built = spec.path === 'lib' ? { ...libBuildGraph(ck, spec.graph), external: undefined } : expBuildGraph(ck, spec.graph, spec.experiments ?? {});
+    let built = buildGraph(ck, spec.graph);
     phases.push(memory('graph built'));
     const opts = sessionOptions();
     if (built.external) {
@@ -222,5 +221,3 @@ main().then(
     process.exit(0);
   },
 );
-
-export type { GraphOptions, GraphExperiments };

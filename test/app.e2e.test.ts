@@ -1,7 +1,6 @@
 // End-to-end: the exported app (npm run build → out/) in headless Chromium, served cross-origin
 // isolated: the embedded model loads in the worker and the first heatmap is painted from its tensors.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
 import { createTokenizer } from '../lib/prompt/tokenizer';
 import { buildPrompt } from '../lib/prompt/prompt';
+import { ensureBuiltOut } from './helpers/staticBuild';
 import { EngineSession } from '../lib/engine/session';
 import { colourDomainMax, reduceHeads } from '../lib/analysis/attentionView';
 import { DEFAULT_MIN_QUERY } from '../lib/analysis/sink';
@@ -27,7 +27,7 @@ let browser: Awaited<ReturnType<typeof launchChromium>>;
 let server: Awaited<ReturnType<typeof serveStatic>>;
 
 before(async () => {
-  execFileSync('npm', ['run', 'build'], { stdio: 'pipe', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  ensureBuiltOut();
   // test/fixtures is served beside the app for ?url= imports (loopback only).
   server = await serveStatic({ '/': 'out', '/fixtures/': 'test/fixtures' }, { isolated: true });
   browser = await launchChromium();

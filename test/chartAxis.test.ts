@@ -1,8 +1,8 @@
-// lib/view/chartAxis: nice steps and axes (ticks cover the data, land on 1-2-2.5-5 multiples), integer
+// lib/view/scale's axes: nice steps and axes (ticks cover the data, land on 1-2-2.5-5 multiples), integer
 // axes, degenerate ranges, and the linear map.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { linearMap, niceAxis, niceStep, tickLabel } from '../lib/view/chartAxis';
+import { linearMap, niceAxis, niceStep, tickLabel } from '../lib/view/scale';
 
 test('niceStep picks 1, 2, 2.5, 5 or 10 × 10^k at or above the raw step', () => {
   assert.equal(niceStep(0.7), 1);

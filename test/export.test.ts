@@ -54,6 +54,7 @@ function parseXml(xml: string): XmlNode {
   };
   const checkText = (s: string, where: string) => {
     for (let j = s.indexOf('&'); j >= 0; j = s.indexOf('&', j + 1)) if (!ENTITY.test(s.slice(j))) fail(`bare & in ${where}`);
+    // eslint-disable-next-line no-control-regex -- matching the control characters is the point
     if (/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(s)) fail(`control character in ${where}`);
   };
   const skipMisc = () => {

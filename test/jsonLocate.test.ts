@@ -384,3 +384,31 @@ test('formatJson pretty-prints like JSON.stringify(…, null, 2), keeps tokens a
   assert.equal(bad.ok, false);
   if (!bad.ok) assert.equal(bad.error.column, 8);
 });
+
+test('errors where jsonc-parser reports another place or kind keep our place and wording', () => {
+  // jsonc-parser reports these at the start of the token (a word, a string, a number) or at the next token;
+  // the messages and places are those the hand-written parser gave.
+  const cases: [string, number, number, string][] = [
+    ['truex', 1, 5, "unexpected text after the JSON value (only one value is allowed); found 'x'"],
+    ['{"a": nullx}', 1, 11, "expected ',' or '}' after an object member; found 'x'"],
+    ['[0x10]', 1, 3, "expected ',' or ']' after an array element; found 'x10'"],
+    ['[-01]', 1, 3, 'numbers cannot have leading zeros'],
+    ['"a\rb"', 1, 3, 'bare control character U+000D in a string (write it escaped: \\r)'],
+    ['{"' + 'k'.repeat(45) + '" 1}', 1, 50, `expected ':' after the key "${'k'.repeat(40)}…"; found '1'`],
+    ['{"a": 1, "b": }', 1, 15, "expected a value (a string, number, object, array, true, false or null); found '}'"],
+    ['[1, }', 1, 5, "expected a value (a string, number, object, array, true, false or null); found '}'"],
+    ['{"a": 1 /* c */}', 1, 9, "expected ',' or '}' after an object member; found a comment (JSON has no comments)"],
+    ['["\\u12"]', 1, 3, `invalid escape '\\u12"' in a string: \\u needs four hex digits`],
+    ['"\\', 1, 1, 'unterminated string: the text ends before its closing "'],
+    ['[1e+]', 1, 5, "expected a digit in the exponent; found ']'"],
+    ['\ufeff{}', 1, 1, "expected a value (a string, number, object, array, true, false or null); found '\ufeff'"],
+    ['{"a":1,,"b":2}', 1, 8, "expected a key in double quotes after ','; found ','"],
+  ];
+  for (const [text, line, column, reason] of cases) {
+    const r = parseJsonLocated(text);
+    assert.equal(r.ok, false, text);
+    if (!r.ok) assert.deepEqual([r.error.line, r.error.column, r.error.reason], [line, column, reason], JSON.stringify(text));
+  }
+  // Raw "\r" is whitespace: the formatted text breaks lines with "\n" only.
+  assert.deepEqual(formatJson('{\r\n\t"a" :\r\n[1,\r\n2]}'), { ok: true, text: '{\n  "a": [\n    1,\n    2\n  ]\n}' });
+});

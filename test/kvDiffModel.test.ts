@@ -1,8 +1,8 @@
-// Brief §3 on the embedded model's real K/V caches (kvscope-tiny, 4 layers, 2 kv-heads × 32 dims, fp32 on
-// onnxruntime-web WASM): the prefix before the first differing token is reusable; an in-place edit changes
-// only its own position at layer 0 but every later position from layer 1 up; an insertion or deletion
-// shifts positions, so RoPE'd layer-0 K changes for every shifted token while layer-0 V (no RoPE) of the
-// same token does not.
+// Prefix invalidation (docs/CONCEPTS.md#prefix-invalidation) on the embedded model's real K/V caches
+// (kvscope-tiny, 4 layers, 2 kv-heads × 32 dims, fp32 on onnxruntime-web WASM): the prefix before the
+// first differing token is reusable; an in-place edit changes only its own position at layer 0 but every
+// later position from layer 1 up; an insertion or deletion shifts positions, so RoPE'd layer-0 K changes
+// for every shifted token while layer-0 V (no RoPE) of the same token does not.
 //
 // Tolerances (measured on this model, WASM, 4 threads):
 // - TOL = 1e-6 for "unchanged": shared-cache prefixes are bit-identical (same entries); separate prefills

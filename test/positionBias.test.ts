@@ -1,5 +1,6 @@
-// Position bias ("lost in the middle", brief §4): per-token attention mass by third of the context,
-// over queries q ≥ minQuery and the head mean; hand-computed on a constructed matrix.
+// Position bias ("lost in the middle", docs/CONCEPTS.md#position-bias): per-token attention mass by
+// third of the context, over queries q ≥ minQuery and the head mean; hand-computed on a constructed
+// matrix.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { positionBias, thirdBounds, uniformPositionBias } from '../lib/analysis/positionBias';

@@ -1,5 +1,6 @@
-// The sink score of brief §4 and "where attention rests", checked on hand-built attention matrices and
-// against a brute-force restatement of the definition; chunked accumulation equals one piece.
+// The sink score (docs/CONCEPTS.md#sink-score) and "where attention rests", checked on hand-built
+// attention matrices and against a brute-force restatement of the definition; chunked accumulation
+// equals one piece.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { attentionReceived, layerAttention, ReceivedAccumulator, SinkAccumulator, sinkScore, topReceivers } from '../lib/analysis/sink';

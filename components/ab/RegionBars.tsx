@@ -5,6 +5,7 @@
 import { memo } from 'react';
 import type { RegionMasses } from '../../lib/analysis/abCompare';
 import { massAt, type BarRow, type LayerChoice } from '../../lib/analysis/abArms';
+import { formatInt, linearMap, niceAxis } from '../../lib/view/scale';
 import { ExportFrame } from '../common/ExportFrame';
 import { useLang, useT } from '../common/i18n';
 
@@ -30,10 +31,11 @@ const BAR_H = 12;
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
 
-function niceTop(max: number): { top: number; step: number } {
-  const m = Math.max(max, 0.01);
-  const step = m <= 0.05 ? 0.01 : m <= 0.2 ? 0.05 : m <= 0.5 ? 0.1 : 0.2;
-  return { top: Math.min(1, Math.ceil(m / step - 1e-9) * step), step };
+/** The value axis: 0 to the largest mass (at least 1 %) in whole steps of 1, 2 or 5 × 10^k (whole percents), never past 100 %. */
+function valueAxis(max: number): { top: number; ticks: number[] } {
+  const a = niceAxis(0, Math.max(max, 0.01), 6, false, [1, 2, 5]);
+  const top = Math.min(1, a.hi);
+  return { top, ticks: a.ticks.filter((v) => v <= top) };
 }
 
 export function axisMax(rowsList: BarRow[][], layer: LayerChoice): number {
@@ -45,12 +47,11 @@ export function axisMax(rowsList: BarRow[][], layer: LayerChoice): number {
 export const RegionBars = memo(function RegionBars({ title, subtitle, rows, layer, max, masses, armTitles, role, width = 640 }: RegionBarsProps) {
   const t = useT();
   const lang = useLang();
-  const { top, step } = niceTop(max);
+  const { top, ticks } = valueAxis(max);
   const barW = width - LABEL_W - 70;
-  const x = (v: number) => LABEL_W + (Math.max(0, v) / top) * barW;
+  const toX = linearMap(0, top, LABEL_W, LABEL_W + barW);
+  const x = (v: number) => toX(Math.max(0, v));
   const height = rows.length * ROW_H + 30;
-  const ticks: number[] = [];
-  for (let v = 0; v <= top + 1e-9; v += step) ticks.push(Number(v.toFixed(4)));
   const layerName = layer === 'mean' ? t('ab.bars.meanLayers') : t('ab.bars.layer', { layer });
   const perLayer = (e: BarRow['a']) => (e ? e.perLayer.map((v, i) => `L${i} ${pct(v)}`).join(', ') : '');
   const hover = (r: BarRow, arm: 'A' | 'B') => {
@@ -96,7 +97,7 @@ export const RegionBars = memo(function RegionBars({ title, subtitle, rows, laye
             <g key={v}>
               <line x1={x(v)} x2={x(v)} y1={0} y2={rows.length * ROW_H} stroke="#e4e4e4" />
               <text x={x(v)} y={rows.length * ROW_H + 14} textAnchor="middle" fontSize={11} fill="#444">
-                {Math.round(v * 100)} %
+                {formatInt(v * 100)} %
               </text>
             </g>
           ))}

@@ -1,8 +1,12 @@
 'use client';
-// Colour legends: a ramp on a canvas with tick labels under it. Ticks come from lib/view.
-import { useEffect, useRef } from 'react';
+// Colour legends: a ramp on a canvas (MatrixCanvas) with tick labels under it. Ticks come from lib/view.
+import { useCallback, type CSSProperties } from 'react';
 import { useT } from '../common/i18n';
 import { sampleColormap, ticks, type ColormapName, type Scale } from '../../lib/view/colormap';
+import { paintCells } from '../../lib/view/raster';
+import { MatrixCanvas } from './MatrixCanvas';
+
+const RAMP_H = 14;
 
 export interface RampLegendProps {
   role: string;
@@ -15,23 +19,24 @@ export interface RampLegendProps {
   ticks: readonly { t: number; label: string }[];
 }
 
+/** The ramp, `width` × `height` pixels, colour(x / (width − 1)) in column x; repainted when colourKey changes. */
+export function Ramp({ width, height, colour, colourKey, style }: { width: number; height: number; colour: (f: number) => readonly number[]; colourKey: string; style?: CSSProperties }) {
+  const paint = useCallback(
+    (out: Uint8ClampedArray) => {
+      const row = Array.from({ length: width }, (_, x) => colour(x / (width - 1)));
+      paintCells(height, width, out, (_, x) => row[x]!);
+    },
+    [colourKey, width, height], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+  return <MatrixCanvas rows={height} cols={width} paint={paint} style={{ display: 'block', width, height, ...style }} />;
+}
+
 /** The ramp and its ticks; the sequential legend below and the A/B diverging legend share it. */
 export function RampLegend({ role, caption, width, colour, colourKey, ticks: marks }: RampLegendProps) {
-  const ref = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
-    const c = ref.current;
-    if (!c) return;
-    const ctx = c.getContext('2d')!;
-    for (let x = 0; x < width; x++) {
-      const [r, g, b] = colour(x / (width - 1));
-      ctx.fillStyle = `rgb(${r},${g},${b})`;
-      ctx.fillRect(x, 0, 1, 14);
-    }
-  }, [colourKey, width]); // eslint-disable-line react-hooks/exhaustive-deps
   return (
     <div data-role={role} style={{ width, font: '11px system-ui' }}>
       <div style={{ marginBottom: 2, color: '#333' }}>{caption}</div>
-      <canvas ref={ref} width={width} height={14} style={{ display: 'block' }} />
+      <Ramp width={width} height={RAMP_H} colour={colour} colourKey={colourKey} />
       <div style={{ position: 'relative', height: 16 }}>
         {marks.map((m) => (
           <span key={m.t} style={{ position: 'absolute', left: `${m.t * 100}%`, transform: 'translateX(-50%)', whiteSpace: 'nowrap' }}>

@@ -1,9 +1,12 @@
 'use client';
 // Position bias ("lost in the middle") as a chart: per layer, the mean attention per key token in the first,
 // middle and last third of the context (lib/analysis/positionBias), one small line per layer plus the mean
-// over layers, on a shared log axis, against what evenly spread causal attention would give. Draws only.
+// over layers, on a shared log axis (lib/view/scale: d3 scaleLog and its ticks), against what evenly spread
+// causal attention would give. Draws only.
 import type { ReactNode } from 'react';
+import { extent } from 'd3-array';
 import type { PositionBias, PositionThird } from '../../lib/analysis/positionBias';
+import { formatSig2, logMap, logTicks } from '../../lib/view/scale';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
 
@@ -34,29 +37,6 @@ function fmt(v: number | null, na: string): string {
   return v === null ? na : v.toPrecision(3);
 }
 
-/** Tick values on a log axis over [lo, hi]: 1-2-5 per decade, or every integer mantissa when that gives fewer than 3. */
-function logTicks(lo: number, hi: number): { v: number; label: boolean }[] {
-  const pick = (mantissas: number[]) => {
-    const out: number[] = [];
-    for (let e = Math.floor(Math.log10(lo)); e <= Math.ceil(Math.log10(hi)); e++)
-      for (const m of mantissas) {
-        const v = m * 10 ** e;
-        if (v >= lo && v <= hi) out.push(v);
-      }
-    return out;
-  };
-  const coarse = pick([1, 2, 5]);
-  if (coarse.length >= 3) return coarse.map((v) => ({ v, label: true }));
-  return pick([1, 2, 3, 4, 5, 6, 7, 8, 9]).map((v) => {
-    const m = Math.round(v / 10 ** Math.floor(Math.log10(v) + 1e-9));
-    return { v, label: m === 1 || m === 2 || m === 5 || coarse.length === 0 };
-  });
-}
-
-function tickLabel(v: number): string {
-  return String(Number(v.toPrecision(2)));
-}
-
 export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'position-bias', exportTitle }: PositionBiasChartProps) {
   const t = useT();
   const na = t('panels.na');
@@ -77,8 +57,9 @@ export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'posit
     );
 
   // Shared log axis, padded a little beyond the data.
-  let lo = Math.min(...values) / 1.3;
-  let hi = Math.max(...values) * 1.3;
+  const [vMin, vMax] = extent(values) as [number, number];
+  let lo = vMin / 1.3;
+  let hi = vMax * 1.3;
   if (hi / lo < 4) {
     const mid = Math.sqrt(lo * hi);
     lo = mid / 2;
@@ -97,10 +78,7 @@ export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'posit
   const W = m.l + n * gw + gap + meanW + m.r;
   const H = m.t + ph + m.b;
   const bottom = m.t + ph;
-  const y = (v: number) => {
-    const f = (Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo));
-    return m.t + ph * (1 - Math.min(1, f));
-  };
+  const y = logMap(lo, hi, bottom, m.t);
   /** x of the first / middle / last point in a group starting at x0 of width w. */
   const xs = (x0: number, w: number) => [x0 + w * 0.2, x0 + w * 0.5, x0 + w * 0.8];
   const labelEvery = Math.max(1, Math.ceil(n / 20));
@@ -212,13 +190,13 @@ export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'posit
           <svg width={W} height={H} role="img" aria-label={t('bias.aria')} style={{ font: `10px ${mono}`, display: 'block' }}>
             {bands}
             {meanHas && <rect x={mx0} y={m.t} width={meanW} height={ph} fill={MEAN_BAND} />}
-            {ticks.map(({ v, label }) => (
+            {ticks.map(({ value: v, label }) => (
               <g key={v}>
                 <line x1={m.l} x2={W - m.r} y1={y(v)} y2={y(v)} stroke={label ? '#dcdcdc' : '#ececec'} strokeWidth={0.8} />
                 <line x1={m.l - 4} x2={m.l} y1={y(v)} y2={y(v)} stroke="#888" />
                 {label && (
                   <text x={m.l - 6} y={y(v) + 3} textAnchor="end" fill="#555">
-                    {tickLabel(v)}
+                    {formatSig2(v)}
                   </text>
                 )}
               </g>

@@ -3,32 +3,24 @@
 // part an append-only prefix cache would serve hatched and lighter, at the bottom), the completion as a dark
 // cap, the cumulative tokens as a line on the right axis, the context window as a dashed line and the calls
 // over it as pink bands. Every series is one <path> (lib/view/growthChart lays them out), so 100,000 calls draw
-// as about a thousand pixel columns. Pointer or ←/→ selects a call; its numbers show in a tooltip.
+// as about a thousand pixel columns. Pointer or ←/→ selects a call; its numbers show in a tooltip. Data and
+// input: useGrowthChart; the parts: GrowthAxes, GrowthTooltip, GrowthLegend.
 // Agent names and notes come from the user's file: rendered as React text only.
-import { useId, useMemo, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
+import { useId } from 'react';
 import { formatCount } from '../../lib/prompt/request';
 import type { ContextGrowth } from '../../lib/analysis/contextGrowth';
 import type { RunLog } from '../../lib/io/runlog';
-import { agentColor, AGENT_COLORS, callX, columnAt, columnOf, growthGeometry, callTickLabels, tickFormatter, type PlotBox } from '../../lib/view/growthChart';
+import { AGENT_COLORS } from '../../lib/view/growthChart';
 import { useT } from '../common/i18n';
+import { GrowthAxes } from './GrowthAxes';
+import { GrowthLegend } from './GrowthLegend';
+import { GrowthTooltip } from './GrowthTooltip';
+import { GROWTH_CHART, GROWTH_COLORS, useGrowthChart } from './useGrowthChart';
 
-export const GROWTH_COLORS = {
-  completion: '#333333',
-  cumulative: '#000000',
-  window: '#882255',
-  over: '#FFCCCC',
-  guide: '#666666',
-} as const;
+export { GROWTH_CHART, GROWTH_COLORS } from './useGrowthChart';
+export { MAX_LEGEND_AGENTS } from './GrowthLegend';
 
-const W = 1060;
-const H = 400;
-const M = { l: 70, r: 78, t: 30, b: 50 };
-const BOX: PlotBox = { x0: M.l, y0: M.t, w: W - M.l - M.r, h: H - M.t - M.b };
-/** The chart's viewBox size and plot box (tests map calls to pointer positions with them). */
-export const GROWTH_CHART = { width: W, height: H, box: BOX } as const;
-const NOTE_CHARS = 280;
-/** Narrowest bar whose cached part is hatched (narrower ones get a flat tint). */
-const HATCH_MIN_PX = 5;
+const { width: W, height: H, box: BOX } = GROWTH_CHART;
 const TINT_OPACITY = 0.35;
 
 export interface GrowthChartProps {
@@ -42,61 +34,8 @@ export interface GrowthChartProps {
 export function GrowthChart({ growth, log, contextWindow }: GrowthChartProps) {
   const t = useT();
   const uid = useId().replace(/[^A-Za-z0-9_-]/g, '');
-  const rows = growth.rows;
-  const n = rows.length;
-  const geo = useMemo(() => growthGeometry(rows, log.agents, BOX, contextWindow), [rows, log.agents, contextWindow]);
-  const [selected, setSelected] = useState<number | null>(null);
-  const sel = selected !== null && selected < n ? selected : null;
-  const usedSlots = useMemo(() => AGENT_COLORS.map((_, s) => geo.uncached[s] !== '' || geo.cached[s] !== ''), [geo]);
-  // Hatching needs room: on narrow bars (and pixel columns) the cached part is a flat lighter tint.
-  const hatched = (geo.layout.columns[0]?.w ?? 0) >= HATCH_MIN_PX;
+  const { n, geo, sel, selInfo, usedSlots, hatched, fmt, onPointerMove, onKeyDown, clear } = useGrowthChart(growth, log, contextWindow);
   const bottom = BOX.y0 + BOX.h;
-  const fmt = useMemo(
-    () => ({ token: tickFormatter(geo.tokenAxis.ticks), cumulative: tickFormatter(geo.cumulativeAxis.ticks), call: callTickLabels(geo.xTicks.map((x) => x.call)) }),
-    [geo],
-  );
-
-  const onPointerMove = (e: PointerEvent<SVGSVGElement>) => {
-    const rect = e.currentTarget.getBoundingClientRect();
-    if (rect.width === 0) return;
-    const x = ((e.clientX - rect.left) * W) / rect.width;
-    const c = columnAt(geo.layout, x);
-    if (c >= 0) setSelected(geo.layout.columns[c]!.rep);
-  };
-  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (n === 0) return;
-    const page = Math.max(1, Math.round(n / 10));
-    let next: number | null = null;
-    if (e.key === 'ArrowRight') next = sel === null ? 0 : Math.min(n - 1, sel + 1);
-    else if (e.key === 'ArrowLeft') next = sel === null ? n - 1 : Math.max(0, sel - 1);
-    else if (e.key === 'Home') next = 0;
-    else if (e.key === 'End') next = n - 1;
-    else if (e.key === 'PageDown') next = sel === null ? 0 : Math.min(n - 1, sel + page);
-    else if (e.key === 'PageUp') next = sel === null ? n - 1 : Math.max(0, sel - page);
-    else if (e.key === 'Escape') {
-      setSelected(null);
-      return;
-    }
-    if (next === null) return;
-    e.preventDefault();
-    setSelected(next);
-  };
-
-  // The selected call: its column, the outline of its own stack and where the tooltip goes.
-  const selInfo = useMemo(() => {
-    if (sel === null) return null;
-    const c = columnOf(geo.layout, sel);
-    const col = geo.layout.columns[c]!;
-    const r = rows[sel]!;
-    const cx = geo.layout.binned ? geo.layout.x0 + (c + 0.5) * geo.layout.slot : callX(BOX, n, sel);
-    const w = Math.max(col.w, 3);
-    const top = geo.y(r.promptTokens + r.completionTokens);
-    return { c, col, r, cx, w, top };
-  }, [sel, geo, rows, n]);
-
-  const call = sel !== null ? log.calls[sel] : undefined;
-  const note = call?.note !== undefined && call.note.length > NOTE_CHARS ? `${call.note.slice(0, NOTE_CHARS)}…` : call?.note;
-  const agentIndex = (agent: string) => Math.max(0, log.agents.indexOf(agent));
 
   return (
     <div data-role="growth-chart-block" style={{ display: 'grid', gap: 6 }}>
@@ -122,7 +61,7 @@ export function GrowthChart({ growth, log, contextWindow }: GrowthChartProps) {
           role="img"
           aria-label={t('runlog.chartTitle')}
           onPointerMove={onPointerMove}
-          onPointerLeave={() => setSelected(null)}
+          onPointerLeave={clear}
           style={{ display: 'block', width: '100%', height: 'auto', font: '12px system-ui, sans-serif', touchAction: 'pan-y' }}
         >
           <defs>
@@ -137,42 +76,7 @@ export function GrowthChart({ growth, log, contextWindow }: GrowthChartProps) {
           </defs>
           {/* over-window bands behind everything */}
           {geo.over && <path data-series="over" d={geo.over} fill={GROWTH_COLORS.over} opacity={0.75} />}
-          {/* left axis: gridlines, ticks, labels */}
-          <g fontSize={11} fill="#333">
-            {geo.tokenAxis.ticks.map((v) => (
-              <g key={v}>
-                <line x1={BOX.x0} x2={BOX.x0 + BOX.w} y1={geo.y(v)} y2={geo.y(v)} stroke="#e6e6e6" />
-                <text x={BOX.x0 - 7} y={geo.y(v) + 4} textAnchor="end">
-                  {fmt.token(v)}
-                </text>
-              </g>
-            ))}
-            {geo.cumulativeAxis.ticks.map((v) => (
-              <g key={`c${v}`}>
-                <line x1={BOX.x0 + BOX.w} x2={BOX.x0 + BOX.w + 4} y1={geo.yCum(v)} y2={geo.yCum(v)} stroke="#888" />
-                <text x={BOX.x0 + BOX.w + 7} y={geo.yCum(v) + 4} textAnchor="start">
-                  {fmt.cumulative(v)}
-                </text>
-              </g>
-            ))}
-            {geo.xTicks.map(({ call, x }, i) => (
-              <g key={`x${call}`}>
-                <line x1={x} x2={x} y1={bottom} y2={bottom + 4} stroke="#888" />
-                <text x={x} y={bottom + 16} textAnchor="middle">
-                  {fmt.call[i]}
-                </text>
-              </g>
-            ))}
-            <text x={16} y={BOX.y0 + BOX.h / 2} textAnchor="middle" transform={`rotate(-90 16 ${BOX.y0 + BOX.h / 2})`} fontSize={12}>
-              {t('runlog.axisTokens')}
-            </text>
-            <text x={W - 12} y={BOX.y0 + BOX.h / 2} textAnchor="middle" transform={`rotate(90 ${W - 12} ${BOX.y0 + BOX.h / 2})`} fontSize={12}>
-              {t('runlog.axisCumulative')}
-            </text>
-            <text x={BOX.x0 + BOX.w / 2} y={H - 10} textAnchor="middle" fontSize={12}>
-              {t('runlog.axisCall')}
-            </text>
-          </g>
+          <GrowthAxes geo={geo} fmt={fmt} />
           {/* bars: cached (hatched) at the bottom, uncached above it, completion on top */}
           {AGENT_COLORS.map((color, s) =>
             usedSlots[s] ? <path key={`c${s}`} data-series={`cached-${s}`} d={geo.cached[s]} fill={hatched ? `url(#${uid}-hatch-${s})` : color} fillOpacity={hatched ? undefined : TINT_OPACITY} /> : null,
@@ -216,151 +120,12 @@ export function GrowthChart({ growth, log, contextWindow }: GrowthChartProps) {
             </g>
           )}
         </svg>
-        {selInfo && (
-          <div
-            data-role="growth-tooltip"
-            aria-live="polite"
-            style={{
-              position: 'absolute',
-              left: `${(selInfo.cx / W) * 100}%`,
-              top: `${(BOX.y0 / H) * 100}%`,
-              transform: selInfo.cx > W / 2 ? 'translateX(calc(-100% - 14px))' : 'translateX(14px)',
-              pointerEvents: 'none',
-              background: 'rgba(255,255,255,0.97)',
-              border: '1px solid #999',
-              borderRadius: 4,
-              boxShadow: '0 2px 6px rgba(0,0,0,0.15)',
-              padding: '6px 9px',
-              font: '12px system-ui, sans-serif',
-              color: '#111',
-              width: 'max-content',
-              maxWidth: 340,
-            }}
-          >
-            <div style={{ fontWeight: 600, marginBottom: 3 }} data-field="call">
-              {t('runlog.tipCall', { n: formatCount(sel! + 1), total: formatCount(n) })}
-            </div>
-            <table style={{ borderCollapse: 'collapse' }}>
-              <tbody>
-                <TipRow label={t('runlog.tipAgent')} field="agent">
-                  <span style={{ display: 'inline-block', width: 9, height: 9, background: agentColor(agentIndex(selInfo.r.agent)), marginRight: 5, verticalAlign: 'baseline' }} />
-                  <span style={{ overflowWrap: 'anywhere' }}>{selInfo.r.agent}</span>
-                </TipRow>
-                <TipRow label={t('runlog.tipPrompt')} field="prompt" num>
-                  {formatCount(selInfo.r.promptTokens)}
-                </TipRow>
-                <TipRow label={t('runlog.tipCached')} field="cached" num>
-                  {formatCount(selInfo.r.cachedTokens)}
-                </TipRow>
-                <TipRow label={t('runlog.tipUncached')} field="uncached" num>
-                  {formatCount(selInfo.r.uncachedTokens)}
-                </TipRow>
-                <TipRow label={t('runlog.tipCompletion')} field="completion" num>
-                  {formatCount(selInfo.r.completionTokens)}
-                </TipRow>
-                <TipRow label={t('runlog.tipCumulative')} field="cumulative" num>
-                  {formatCount(selInfo.r.cumulativeTokens)}
-                </TipRow>
-                {call?.latencySeconds !== undefined && (
-                  <TipRow label={t('runlog.tipLatency')} field="latency" num>
-                    {t('runlog.tipSeconds', { s: call.latencySeconds.toFixed(2) })}
-                  </TipRow>
-                )}
-                {call?.model !== undefined && (
-                  <TipRow label={t('runlog.tipModel')} field="model">
-                    <span style={{ overflowWrap: 'anywhere' }}>{call.model}</span>
-                  </TipRow>
-                )}
-                {note !== undefined && (
-                  <TipRow label={t('runlog.tipNote')} field="note">
-                    <span style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>{note}</span>
-                  </TipRow>
-                )}
-              </tbody>
-            </table>
-            {selInfo.r.overWindow && (
-              <div data-field="over" style={{ color: GROWTH_COLORS.window, fontWeight: 600, marginTop: 3 }}>
-                {t('runlog.tipOver')}
-              </div>
-            )}
-            {geo.layout.binned && (
-              <div style={{ color: '#555', marginTop: 3 }}>{t('runlog.tipColumn', { from: formatCount(selInfo.col.from + 1), to: formatCount(selInfo.col.to) })}</div>
-            )}
-          </div>
+        {selInfo && sel !== null && (
+          <GrowthTooltip sel={sel} selInfo={selInfo} n={n} call={log.calls[sel]} agentIndex={(agent) => Math.max(0, log.agents.indexOf(agent))} binned={geo.layout.binned} />
         )}
       </div>
       <GrowthLegend agents={log.agents} hasWindow={contextWindow !== undefined} hasOver={geo.over !== ''} />
       {geo.layout.binned && <div data-role="growth-binned" style={{ color: '#555', fontSize: 12 }}>{t('runlog.binned', { n: geo.callsPerColumn })}</div>}
-    </div>
-  );
-}
-
-function TipRow({ label, field, num, children }: { label: string; field: string; num?: boolean; children: ReactNode }) {
-  return (
-    <tr data-field={field}>
-      <td style={{ color: '#555', padding: '1px 10px 1px 0', verticalAlign: 'top', whiteSpace: 'nowrap' }}>{label}</td>
-      <td style={{ padding: '1px 0', textAlign: num ? 'right' : 'left', fontVariantNumeric: 'tabular-nums' }}>{children}</td>
-    </tr>
-  );
-}
-
-/** Most agents named in the legend; the rest are counted. */
-export const MAX_LEGEND_AGENTS = 14;
-
-function Box({ style }: { style: CSSProperties }) {
-  return <span style={{ width: 14, height: 12, borderRadius: 2, flex: 'none', display: 'inline-block', ...style }} />;
-}
-
-function GrowthLegend({ agents, hasWindow, hasOver }: { agents: readonly string[]; hasWindow: boolean; hasOver: boolean }) {
-  const t = useT();
-  const multi = agents.length > 1;
-  const base = agentColor(0);
-  const item = { display: 'inline-flex', alignItems: 'center', gap: 5 } as const;
-  const hatch = (c: string) => `repeating-linear-gradient(45deg, ${c} 0 2px, color-mix(in srgb, ${c} 28%, white) 2px 6px)`;
-  return (
-    <div data-role="growth-legend" role="group" aria-label={t('econ.legend')} style={{ display: 'grid', gap: 4, font: '12px system-ui, sans-serif', color: '#333' }}>
-      {multi && (
-        <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 14px', alignItems: 'center' }}>
-          <span style={{ color: '#555' }}>{t('runlog.legendAgents')}</span>
-          {agents.slice(0, MAX_LEGEND_AGENTS).map((a, i) => (
-            <span key={i} data-role="growth-legend-agent" style={item} title={a}>
-              <Box style={{ background: agentColor(i), border: '1px solid rgba(0,0,0,0.3)' }} />
-              <span style={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{a}</span>
-            </span>
-          ))}
-          {agents.length > MAX_LEGEND_AGENTS && <span style={{ color: '#555' }}>{t('runlog.legendMore', { n: agents.length - MAX_LEGEND_AGENTS })}</span>}
-        </div>
-      )}
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 16px', alignItems: 'center' }}>
-        <span style={item}>
-          <Box style={{ background: multi ? '#777' : base, border: '1px solid rgba(0,0,0,0.3)' }} />
-          {t('runlog.legendUncached')}
-        </span>
-        <span style={item} data-role="growth-legend-cached">
-          <Box style={{ background: hatch(multi ? '#777777' : base), border: '1px solid rgba(0,0,0,0.3)' }} />
-          {t('runlog.legendCached')}
-        </span>
-        <span style={item}>
-          <Box style={{ background: GROWTH_COLORS.completion, height: 5 }} />
-          {t('runlog.legendCompletion')}
-        </span>
-        <span style={item}>
-          <span style={{ width: 18, height: 0, borderTop: `2px solid ${GROWTH_COLORS.cumulative}`, display: 'inline-block' }} />
-          {t('runlog.legendCumulative')}
-        </span>
-        {hasWindow && (
-          <span style={item}>
-            <span style={{ width: 18, height: 0, borderTop: `2px dashed ${GROWTH_COLORS.window}`, display: 'inline-block' }} />
-            {t('runlog.legendWindow')}
-          </span>
-        )}
-        {hasOver && (
-          <span style={item}>
-            <Box style={{ background: GROWTH_COLORS.over }} />
-            {t('runlog.legendOver')}
-          </span>
-        )}
-      </div>
     </div>
   );
 }

@@ -10,6 +10,7 @@ import { addScenario } from '../../lib/state/addScenario';
 import { customOf, type KvscopeStore } from '../../lib/state/store';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { StringKey, Params } from '../../lib/i18n';
+import { useEngineTask } from './useEngineTask';
 import { deleteImport, listImports, putImport, readImport, renameImport, type ImportMeta, type StoredImport } from './importsDb';
 
 export interface ImportNote {
@@ -37,7 +38,6 @@ export function useImports(store: KvscopeStore) {
   const [items, setItems] = useState<ImportMeta[]>([]);
   const [note, setNote] = useState<ImportNote | null>(null);
   const [selected, setSelectedState] = useState<string | null>(null);
-  const [loaded, setLoaded] = useState<Loaded>(null);
   // Items IndexedDB refused (private mode, quota): kept for this page's lifetime only.
   const memory = useRef(new Map<string, StoredImport>());
   const [dbError, setDbError] = useState<string | null>(null);
@@ -71,25 +71,24 @@ export function useImports(store: KvscopeStore) {
   }, [refresh]);
 
   // The selected item is read back from storage and parsed again by the same reader — only once the Data
-  // tab is shown (not at every page load), and not again when the tab is revisited.
+  // tab is shown (not at every page load), and not again when the tab is revisited: away from the tab the
+  // task keeps the key it had, so a new selection waits for the tab.
   const dataTab = useStore(store, (s) => s.tab === 'data');
-  const loadedId = loaded && loaded.id;
-  useEffect(() => {
-    if (!selected) return setLoaded(null);
-    if (!dataTab || loadedId === selected) return;
-    let live = true;
-    (async () => {
-      const item = memory.current.get(selected) ?? (await readImport(selected));
-      if (!live) return;
-      if (!item) return setLoaded(null);
-      await new Promise((r) => setTimeout(r, 0)); // let the "reading…" state paint before a long parse
-      const outcome = importData(item.input, item.kind);
-      if (live) setLoaded({ id: selected, outcome });
-    })().catch((e: Error) => live && setLoaded({ id: selected, error: e.message }));
-    return () => {
-      live = false;
-    };
-  }, [selected, dataTab]); // eslint-disable-line react-hooks/exhaustive-deps -- loadedId only guards
+  const [readKey, setReadKey] = useState<string | null>(null);
+  const wanted = selected === null ? null : dataTab ? selected : readKey;
+  if (wanted !== readKey) setReadKey(wanted);
+  const read = useEngineTask<ImportOutcome | null, never>(wanted, async ({ stale }) => {
+    const item = memory.current.get(wanted!) ?? (await readImport(wanted!));
+    if (!item || stale()) return null;
+    await new Promise((r) => setTimeout(r, 0)); // let the "reading…" state paint before a long parse
+    return stale() ? null : importData(item.input, item.kind);
+  });
+  const loaded: Loaded =
+    read.error !== null && read.key !== null
+      ? { id: read.key, error: read.error }
+      : read.value && read.valueKey !== null
+        ? { id: read.valueKey, outcome: read.value }
+        : null;
 
   /** Adds a new "<name> (imported)" scenario (or selects an identical saved one) and shows it; null when refused. */
   const addToScenarios = useCallback(

@@ -1,8 +1,9 @@
 'use client';
-// The cache economics of the KV-cache lab (brief §3): the six request patterns of experiment 2-3 with their
-// prefix tree and block hashes, the think-block drop of a thinking model, and replace-vs-append for a
-// status bar. Every prompt is rendered with the page's chat template through `renderPrompt` (the engine
-// worker on the page), once a model is loaded; the numbers come from lib/cache and lib/agent.
+// The cache economics of the KV-cache lab: the six request patterns of experiment 2-3 with their prefix tree
+// and block hashes (docs/CONCEPTS.md#harmful-context-patterns), the think-block drop of a thinking model,
+// and replace-vs-append for a status bar (docs/CONCEPTS.md#status-bar-economics). Every prompt is rendered
+// with the page's chat template through `renderPrompt` (the engine worker on the page), once a model is
+// loaded; the numbers come from lib/cache and lib/agent.
 import { useMemo, useRef } from 'react';
 import type { Prompt } from '../../lib/prompt/prompt';
 import type { ChatRequest } from '../../lib/scenarios/types';

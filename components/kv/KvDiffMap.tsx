@@ -3,13 +3,17 @@
 // per tensor. Exact zero (reusable) and "within tolerance" get their own colours; larger differences a log
 // colour scale. An optional sweep shows the recompute order: layer by layer, from the first differing
 // position to the end; entries the sweep has not reached yet are hatched as stale.
-import { useEffect, useRef } from 'react';
+import { useCallback } from 'react';
 import { makeScale, sampleColormap, type Scale } from '../../lib/view/colormap';
+import { paintCells, poolMatrix, poolSpan } from '../../lib/view/raster';
+import { MatrixCanvas } from '../charts/MatrixCanvas';
+import { Ramp } from '../charts/Legend';
 import { useT } from '../common/i18n';
 
 export const REUSABLE_RGB: readonly [number, number, number] = [166, 219, 160];
 export const WITHIN_TOL_RGB: readonly [number, number, number] = [217, 240, 211];
 const STALE_RGB: readonly [number, number, number] = [200, 200, 200];
+const STALE_ALT_RGB: readonly [number, number, number] = [185, 185, 185];
 
 export interface KvDiffMapProps {
   /** max |Δ| per [layer × positions], row-major. */
@@ -38,42 +42,27 @@ export function diffScale(max: number, tol: number): Scale {
 }
 
 export function KvDiffMap({ delta, layers, positions, tol, max, sweep, title, prefix, width = 900, rowHeight = 26, onHover }: KvDiffMapProps) {
-  const ref = useRef<HTMLCanvasElement>(null);
   const t = useT();
-  useEffect(() => {
-    const c = ref.current;
-    if (!c || positions === 0) return;
-    // One canvas column per position when it fits, otherwise max-pool positions into pixels so a single
-    // changed position never disappears.
-    const cols = Math.min(positions, width);
-    c.width = cols;
-    c.height = layers;
-    const ctx = c.getContext('2d')!;
-    const img = ctx.createImageData(cols, layers);
-    const scale = diffScale(max, tol);
-    for (let l = 0; l < layers; l++) {
-      for (let x = 0; x < cols; x++) {
-        const p0 = Math.floor((x * positions) / cols);
-        const p1 = Math.max(p0 + 1, Math.floor(((x + 1) * positions) / cols));
-        let m = 0;
-        for (let p = p0; p < p1; p++) m = Math.max(m, delta[l * positions + p]!);
-        let rgb: readonly number[];
-        const last = p1 - 1;
-        const span = positions - (sweep?.from ?? 0);
+  // One canvas column per position when it fits, otherwise positions max-pooled into pixels so a single
+  // changed position never disappears.
+  const cols = Math.min(positions, width);
+  const paint = useCallback(
+    (out: Uint8ClampedArray) => {
+      const pooled = poolMatrix(delta, layers, positions, layers, cols, 'max');
+      const scale = diffScale(max, tol);
+      const span = positions - (sweep?.from ?? 0);
+      paintCells(layers, cols, out, (l, x) => {
+        const m = pooled.data[l * cols + x]!;
+        const last = poolSpan(x, positions, cols)[1] - 1;
         const stale = sweep !== null && last >= sweep.from && (l + (last - sweep.from + 1) / span) / layers > sweep.fraction + 1e-9;
-        if (stale) rgb = (x + l) % 2 === 0 ? STALE_RGB : [185, 185, 185];
-        else if (m === 0) rgb = REUSABLE_RGB;
-        else if (m <= tol) rgb = WITHIN_TOL_RGB;
-        else rgb = sampleColormap('magma', 0.15 + 0.85 * scale.norm(m));
-        const o = (l * cols + x) * 4;
-        img.data[o] = rgb[0]!;
-        img.data[o + 1] = rgb[1]!;
-        img.data[o + 2] = rgb[2]!;
-        img.data[o + 3] = 255;
-      }
-    }
-    ctx.putImageData(img, 0, 0);
-  }, [delta, layers, positions, tol, max, sweep, width]);
+        if (stale) return (x + l) % 2 === 0 ? STALE_RGB : STALE_ALT_RGB;
+        if (m === 0) return REUSABLE_RGB;
+        if (m <= tol) return WITHIN_TOL_RGB;
+        return sampleColormap('magma', 0.15 + 0.85 * scale.norm(m));
+      });
+    },
+    [delta, layers, positions, cols, tol, max, sweep],
+  );
   return (
     <figure style={{ margin: 0 }}>
       <figcaption style={{ font: '13px system-ui', marginBottom: 2 }}>{title}</figcaption>
@@ -84,8 +73,10 @@ export function KvDiffMap({ delta, layers, positions, tol, max, sweep, title, pr
           ))}
         </div>
         <div style={{ position: 'relative' }}>
-        <canvas
-          ref={ref}
+        <MatrixCanvas
+          rows={positions > 0 ? layers : 0}
+          cols={cols}
+          paint={paint}
           data-role="kv-diff-map"
           aria-label={title}
           style={{ width, height: layers * rowHeight, imageRendering: 'pixelated', outline: '1px solid #ccc' }}
@@ -115,21 +106,13 @@ export function KvDiffMap({ delta, layers, positions, tol, max, sweep, title, pr
   );
 }
 
+/** The log scale's colours: magma from 0.15 up (the darkest blacks are left out). */
+const magmaRamp = (f: number) => sampleColormap('magma', 0.15 + 0.85 * f);
+
 /** Legend: reusable, within tolerance, stale (not yet recomputed), and the log scale of larger differences. */
 export function KvDiffLegend({ tol, max }: { tol: number; max: number }) {
   const t = useT();
-  const ref = useRef<HTMLCanvasElement>(null);
   const scale = diffScale(max, tol);
-  useEffect(() => {
-    const c = ref.current;
-    if (!c) return;
-    const ctx = c.getContext('2d')!;
-    for (let x = 0; x < 160; x++) {
-      const [r, g, b] = sampleColormap('magma', 0.15 + (0.85 * x) / 159);
-      ctx.fillStyle = `rgb(${r},${g},${b})`;
-      ctx.fillRect(x, 0, 1, 12);
-    }
-  }, []);
   const swatch = (rgb: readonly number[], label: string) => (
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
       <span style={{ width: 14, height: 12, background: `rgb(${rgb.join(',')})`, border: '1px solid #999' }} />
@@ -147,7 +130,7 @@ export function KvDiffLegend({ tol, max }: { tol: number; max: number }) {
       </span>
       <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
         {t('kv.legendChanged')} {scale.logFloor.toExponential(0)}
-        <canvas ref={ref} width={160} height={12} style={{ border: '1px solid #999' }} />
+        <Ramp width={160} height={12} colour={magmaRamp} colourKey="magma-diff" style={{ display: 'inline-block', border: '1px solid #999' }} />
         {scale.max.toExponential(1)}
       </span>
     </div>

@@ -4,7 +4,7 @@
 // Draws lib/cache/accounting results; computes nothing but pixel positions.
 import type { Accounting } from '../../lib/cache/accounting';
 import type { PatternMode } from '../../lib/agent/patterns';
-import { linearMap, niceAxis } from '../../lib/view/chartAxis';
+import { formatPercent0, linearMap, niceAxis, ticksInside } from '../../lib/view/scale';
 import { Axis, ECON_COLORS, fmtCost, fmtInt, fmtPct, LegendRow, MONO, Swatch } from './econParts';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
@@ -58,13 +58,13 @@ export function PatternSummaryChart({ rows, selected, onSelect, context }: { row
             format={fmtInt}
           />
           <Axis
-            ticks={[0, 0.25, 0.5, 0.75, 1].map((v) => ({ at: rx(v), value: v }))}
+            ticks={ticksInside(0, 1, 5).map((v) => ({ at: rx(v), value: v }))}
             orient="bottom"
             pos={bottom}
             gridTo={m.t}
             label={t('econ.ratioAxis')}
             labelAt={{ x: r0 + ratioW / 2, y: bottom + 36 }}
-            format={(v) => `${Math.round(v * 100)}%`}
+            format={formatPercent0}
           />
           {rows.map((r, i) => {
             const y = m.t + i * rowH;

@@ -3,27 +3,18 @@
 // rendered with the page's chat template (renderPrompt) and priced with lib/cache/accounting; this view
 // chooses what to show and lays it out. The prefix tree of the selected mode follows (RadixTreeView).
 import { useMemo, useState } from 'react';
-import { breakPointAt, patternRun, PATTERN_MODES, type BreakPoint, type PatternMode, type PatternRun } from '../../lib/agent/patterns';
-import { accountCalls, BLOCK_SIZES, DEFAULT_ALPHA, DEFAULT_BLOCK_SIZE, type Accounting, type BlockSize } from '../../lib/cache/accounting';
-import { TOOLS_MESSAGE, type Prompt } from '../../lib/prompt/prompt';
-import { displayToken } from '../../lib/prompt/label';
+import { breakPointAt, patternRun, PATTERN_MODES, type PatternMode } from '../../lib/agent/patterns';
+import { accountCalls, BLOCK_SIZES, DEFAULT_ALPHA, DEFAULT_BLOCK_SIZE, type BlockSize } from '../../lib/cache/accounting';
+import type { Prompt } from '../../lib/prompt/prompt';
 import type { StringKey } from '../../lib/i18n';
-import { AlphaInput, BatchStatus, fmtCost, fmtInt, FONT, MONO } from './econParts';
+import { AlphaInput, BatchStatus, FONT, MONO } from './econParts';
 import { parseAlpha } from '../../lib/view/growthChart';
 import { CallStackChart, PatternSummaryChart } from './PatternCharts';
 import { RadixTreeView } from './RadixTreeView';
 import { TokenView } from '../attention/TokenView';
 import { usePromptBatch, type RenderPrompt } from '../hooks/usePromptBatch';
-import { useLang, useT, type T } from '../common/i18n';
-
-interface ModeResult {
-  mode: PatternMode;
-  run: PatternRun;
-  prompts: Prompt[];
-  accounting: Accounting;
-  /** Per call: where it first differs from its best earlier call (null for call 1). */
-  breaks: (BreakPoint | null)[];
-}
+import { useLang, useT } from '../common/i18n';
+import { CallTable, type ModeResult } from './PatternCallTable';
 
 const MAX_SEED = 0xffffffff;
 const parseSeed = (s: string): number | null => (/^\s*\d+\s*$/.test(s) && Number(s) <= MAX_SEED ? Number(s) : null);
@@ -37,18 +28,6 @@ const SHORT: Record<PatternMode, StringKey> = {
   text_format: 'econ.mode.text_format',
 };
 
-/** Where token `b.token` sits, in words: "token 57 “2” · message 0 (system, system text)". */
-export function breakPlace(t: T, b: BreakPoint, prompt: Prompt): string {
-  const tok = prompt.tokens[b.token];
-  const token = tok ? displayToken(tok) : '';
-  const segment = t(`segment.${b.segment}` as StringKey);
-  if (b.message === TOOLS_MESSAGE) return t('econ.atTools', { token: b.token, text: token, tool: b.part === undefined ? '—' : b.part, segment });
-  if (b.message >= prompt.messageCount) return t('econ.atGeneration', { token: b.token, text: token });
-  const role = t(`role.${b.role}` as StringKey);
-  // "(user, user)" says nothing twice: the segment is named only when it differs from the role.
-  return t('econ.atMessage', { token: b.token, text: token, message: b.message, where: b.segment === b.role ? role : t('econ.roleSegment', { role, segment }) });
-}
-
 /** The tokens of a prompt from message `message` on, spans shifted to match (the shared system prompt and tools left out). */
 function fromMessage(p: Prompt, message: number): { start: number; tokens: Prompt['tokens']; spans: Prompt['spans'] } {
   const start = p.spans.find((s) => s.message === message)?.start ?? 0;
@@ -57,22 +36,6 @@ function fromMessage(p: Prompt, message: number): { start: number; tokens: Promp
     tokens: p.tokens.slice(start),
     spans: p.spans.filter((s) => s.end > start).map((s) => ({ ...s, start: Math.max(0, s.start - start), end: s.end - start })),
   };
-}
-
-function BreakCell({ r, i }: { r: ModeResult; i: number }) {
-  const t = useT();
-  const a = r.accounting.calls[i]!;
-  if (a.bestEarlier === null) return <span style={{ color: '#666' }}>{t('econ.firstCall')}</span>;
-  const earlier = r.accounting.calls[a.bestEarlier]!;
-  if (a.prefixMatch === earlier.sent) return <span>{t('econ.extends', { call: a.bestEarlier + 1, tokens: a.prefixMatch })}</span>;
-  const b = r.breaks[i];
-  return (
-    <span>
-      <strong style={{ color: '#a00' }}>{b ? breakPlace(t, b, r.prompts[i]!) : a.firstDifference}</strong>
-      <br />
-      <span style={{ color: '#555' }}>{t('econ.shares', { call: a.bestEarlier + 1, tokens: a.prefixMatch })}</span>
-    </span>
-  );
 }
 
 export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
@@ -122,6 +85,8 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
   const sel = results?.find((r) => r.mode === mode) ?? null;
   const correct = results?.find((r) => r.mode === 'correct') ?? null;
   const [pick, setPick] = useState<{ a: number | null; b: number | null }>({ a: null, b: null });
+  // What every chart of the selected mode was computed with (their exports carry it too).
+  const params = sel && rendered ? t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered.seed }) : '';
 
   const inputStyle = { width: 90, font: `13px ${MONO}` };
   return (
@@ -181,9 +146,9 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
       {results && sel && (
         <>
           <p data-role="pattern-params" style={{ margin: 0, color: '#555' }}>
-            {t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })}
+            {params}
           </p>
-          <PatternSummaryChart rows={results} selected={mode} onSelect={setMode} context={t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })} />
+          <PatternSummaryChart rows={results} selected={mode} onSelect={setMode} context={params} />
           <div role="radiogroup" aria-label={t('econ.modePick')} style={{ display: 'flex', gap: 6, flexWrap: 'wrap', alignItems: 'center' }}>
             <span>{t('econ.modePick')}</span>
             {PATTERN_MODES.map((m) => (
@@ -211,7 +176,7 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
             <code style={{ fontWeight: 700 }}>{sel.mode}</code>: {sel.run.description[lang]}
           </p>
           <div style={{ display: 'flex', flexWrap: 'wrap', gap: 20, alignItems: 'flex-start' }}>
-            <CallStackChart accounting={sel.accounting} mode={sel.mode} context={t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })} />
+            <CallStackChart accounting={sel.accounting} mode={sel.mode} context={params} />
             <div style={{ flex: '1 1 760px', minWidth: 0 }}>
               <CallTable r={sel} lang={lang} />
             </div>
@@ -237,62 +202,9 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
               </div>
             </div>
           )}
-          <RadixTreeView mode={sel.mode} prompts={sel.prompts} accounting={sel.accounting} context={t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered!.seed })} />
+          <RadixTreeView mode={sel.mode} prompts={sel.prompts} accounting={sel.accounting} context={params} />
         </>
       )}
     </section>
-  );
-}
-
-function CallTable({ r, lang }: { r: ModeResult; lang: 'en' | 'zh' }) {
-  const t = useT();
-  const th = { textAlign: 'right' as const, padding: '4px 8px', borderBottom: '1px solid #999', fontWeight: 600, whiteSpace: 'nowrap' as const };
-  const td = { textAlign: 'right' as const, padding: '4px 8px', borderBottom: '1px solid #e4e4e4', fontVariantNumeric: 'tabular-nums' as const, verticalAlign: 'top' as const, whiteSpace: 'nowrap' as const };
-  const tot = r.accounting.totals;
-  return (
-    <table data-role="pattern-calls-table" style={{ borderCollapse: 'collapse', font: '12.5px system-ui, sans-serif', width: '100%' }}>
-      <thead>
-        <tr>
-          <th style={th}>{t('econ.colCall')}</th>
-          <th style={th}>{t('econ.colSent')}</th>
-          <th style={th}>{t('econ.colCached')}</th>
-          <th style={th}>{t('econ.colRecomputed')}</th>
-          <th style={th}>{t('econ.colCost')}</th>
-          <th style={{ ...th, textAlign: 'left' }}>{t('econ.colBreak')}</th>
-          <th style={{ ...th, textAlign: 'left' }}>{t('econ.colDamage')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        {r.accounting.calls.map((a, i) => (
-          <tr key={i} data-call={i} data-sent={a.sent} data-cached={a.cached} data-first-difference={a.firstDifference ?? ''}>
-            <td style={td}>{i + 1}</td>
-            <td style={td}>{fmtInt(a.sent)}</td>
-            <td style={td} title={a.cached !== a.prefixMatch ? t('econ.roundedTip', { match: a.prefixMatch, cached: a.cached, block: r.accounting.blockSize }) : undefined}>
-              {fmtInt(a.cached)}
-              {a.cached !== a.prefixMatch && <span style={{ color: '#888' }}> ↓</span>}
-            </td>
-            <td style={td}>{fmtInt(a.recomputed)}</td>
-            <td style={td}>{fmtCost(a.cost)}</td>
-            <td style={{ ...td, textAlign: 'left', whiteSpace: 'normal', minWidth: 190 }}>
-              <BreakCell r={r} i={i} />
-            </td>
-            <td data-role="pattern-damage" style={{ ...td, textAlign: 'left', whiteSpace: 'normal', minWidth: 300, color: '#333' }}>
-              {r.run.calls[i]!.damage[lang]}
-            </td>
-          </tr>
-        ))}
-        <tr style={{ fontWeight: 600 }}>
-          <td style={td}>{t('econ.total')}</td>
-          <td style={td}>{fmtInt(tot.sent)}</td>
-          <td style={td}>{fmtInt(tot.cached)}</td>
-          <td style={td}>{fmtInt(tot.recomputed)}</td>
-          <td style={td}>{fmtCost(tot.cost)}</td>
-          <td style={{ ...td, textAlign: 'left' }} colSpan={2}>
-            {t('econ.totalLine', { ratio: (100 * tot.cacheRatio).toFixed(1), uncached: fmtInt(tot.uncachedCost) })}
-          </td>
-        </tr>
-      </tbody>
-      <caption style={{ captionSide: 'bottom', textAlign: 'left', color: '#666', paddingTop: 4 }}>{t('econ.tableNote', { block: r.accounting.blockSize })}</caption>
-    </table>
   );
 }

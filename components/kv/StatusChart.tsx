@@ -3,7 +3,7 @@
 // simulation (update calls priced) as dots at a few N, the crossover N* and the chosen N marked.
 import { useMemo } from 'react';
 import { crossoverUpdates, simulateStatus, statusFormula } from '../../lib/cache/statusEconomics';
-import { linearMap, niceAxis } from '../../lib/view/chartAxis';
+import { linearMap, niceAxis } from '../../lib/view/scale';
 import { Axis, ECON_COLORS, fmtInt, LegendRow, Swatch } from './econParts';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';

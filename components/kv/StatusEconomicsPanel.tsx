@@ -1,7 +1,7 @@
 'use client';
-// Replace or append a status bar? (brief §3, book section "状态更新的两种实现与缓存代价"). S and R default to
-// the real token counts of the Xfinity with-status scenario rendered with the page's chat template; the
-// book's formulas, the token-level simulation (lib/cache/statusEconomics) and where they part.
+// Replace or append a status bar? (docs/CONCEPTS.md#status-bar-economics, book section "状态更新的两种实现与缓存代价"). S
+// and R default to the real token counts of the Xfinity with-status scenario rendered with the page's chat
+// template; the book's formulas, the token-level simulation (lib/cache/statusEconomics) and where they part.
 import { useDeferredValue, useMemo, useState } from 'react';
 import { exactStatusDifference, simulateStatus, statusCountsFromPrompt, statusEconomics, type StatusSimulation } from '../../lib/cache/statusEconomics';
 import { messageTokenCounts } from '../../lib/prompt/prompt';

@@ -1,7 +1,8 @@
 'use client';
-// The think-block drop (brief §2): the calls of a two-question run of a thinking model, rendered with the
-// page's chat template, and where the cache breaks although the agent only appends (lib/cache/thinkDrop).
-// Shows the break as two token rows (cached call above, new call below) and in the earlier call's tokens.
+// The think-block drop (docs/CONCEPTS.md#prefix-invalidation): the calls of a two-question run of a thinking
+// model, rendered with the page's chat template, and where the cache breaks although the agent only appends
+// (lib/cache/thinkDrop). Shows the break as two token rows (cached call above, new call below) and in the
+// earlier call's tokens.
 import { useMemo, useState } from 'react';
 import { runOf } from '../../lib/agent/run';
 import { reasoningMessages, thinkDrops, type ThinkDropCall } from '../../lib/cache/thinkDrop';

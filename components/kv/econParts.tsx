@@ -4,7 +4,7 @@
 import type { CSSProperties, ReactNode } from 'react';
 import type { Batch } from '../hooks/usePromptBatch';
 import { useT } from '../common/i18n';
-import { tickLabel } from '../../lib/view/chartAxis';
+import { formatInt, formatPercent1, formatTenths, tickLabel } from '../../lib/view/scale';
 import { parseAlpha } from '../../lib/view/growthChart';
 
 /** Paul Tol's "bright" scheme: cached (reused) blue, recomputed red; the two status strategies green and purple. */
@@ -27,11 +27,11 @@ export const callInk = (call: number) => (['#88CCEE', '#44AA99', '#999933', '#DD
 export const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 export const FONT = '13px system-ui, sans-serif';
 
-/** Integers with thousands separators. */
-export const fmtInt = (n: number) => Math.round(n).toLocaleString('en-US');
+/** Integers with thousands separators (lib/view/scale, d3-format). */
+export const fmtInt = formatInt;
 /** Costs (units of one uncached token): one decimal, separators. */
-export const fmtCost = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-export const fmtPct = (x: number) => `${(100 * x).toFixed(1)}%`;
+export const fmtCost = formatTenths;
+export const fmtPct = formatPercent1;
 
 export function Swatch({ color, label, dashed, hatched }: { color: string; label: ReactNode; dashed?: boolean; hatched?: boolean }) {
   return (

@@ -1,8 +1,9 @@
 'use client';
 // The embedded models, each with the one-line description from its card, an "engineered" badge where the
 // card says something was engineered, and which runtime the loaded one runs on.
+import { useEffect, useState } from 'react';
 import type { LoadResult } from '../../lib/engine/protocol';
-import type { ModelCard } from '../../lib/model/embedded';
+import { EMBEDDED_MODELS, type ModelCard } from '../../lib/model/embedded';
 import { useLang, useT } from '../common/i18n';
 
 export interface ModelPickerProps {
@@ -43,4 +44,19 @@ export function ModelPicker({ models, value, onChange, disabled, provider }: Mod
       )}
     </div>
   );
+}
+
+/** The embedded models with their cards (small files, fetched once; null until read or when missing). */
+export function useModelCards(): ModelPickerProps['models'] {
+  const [cards, setCards] = useState<Record<string, ModelCard | null>>({});
+  useEffect(() => {
+    for (const m of EMBEDDED_MODELS) {
+      fetch(m.path + 'README.md')
+        .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
+        .then((text) => import('../../lib/model/embedded').then(({ parseModelCard }) => parseModelCard(text)))
+        .then((card) => setCards((c) => ({ ...c, [m.id]: card })))
+        .catch(() => setCards((c) => ({ ...c, [m.id]: null })));
+    }
+  }, []);
+  return EMBEDDED_MODELS.map((m) => ({ id: m.id, card: cards[m.id] ?? null }));
 }

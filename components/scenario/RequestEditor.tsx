@@ -4,11 +4,12 @@
 // their field: the lines are marked behind the text (a backdrop div mirroring the textarea, scroll-synced)
 // and in the gutter, and listed under the editor; clicking one puts the caret there. Only valid requests
 // are reported (onValidRequest), so a half-typed edit never replaces the last good state.
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { checkRequestText, errorCount, type LocatedError, type RequestCheck } from '../../lib/prompt/editRequest';
 import { formatJson } from '../../lib/prompt/jsonLocate';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import { useT } from '../common/i18n';
+import { ERROR_BAND, ERROR_INK, ErrorList, errorText, LINE, NoteList, PAD_X, PAD_Y, TEXT } from './EditorFeedback';
 
 export interface RequestEditorProps {
   text: string;
@@ -22,14 +23,6 @@ export interface RequestEditorProps {
 }
 
 const DEBOUNCE_MS = 250;
-/** Every line is exactly this tall (no wrapping), so line n sits at PAD_Y + (n − 1) · LINE in all three layers. */
-const LINE = 20;
-const PAD_Y = 8;
-const PAD_X = 10;
-const FONT_FAMILY = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace';
-const TEXT: CSSProperties = { fontFamily: FONT_FAMILY, fontSize: 13, lineHeight: `${LINE}px`, tabSize: 4, letterSpacing: 'normal', whiteSpace: 'pre' };
-const ERROR_BAND = 'rgba(214, 48, 49, 0.13)';
-const ERROR_INK = '#b3261e';
 
 function countLines(text: string): number {
   let n = 1;
@@ -89,7 +82,7 @@ export function RequestEditor({ text, onTextChange, onValidRequest, onValidity, 
     if (checked === null) return run();
     const timer = setTimeout(run, DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [text]);
+  }, [text]); // eslint-disable-line react-hooks/exhaustive-deps -- `checked` only skips an unchanged text and checks at once on mount
 
   const lastValidity = useRef<boolean | null>(null);
   useEffect(() => {
@@ -216,7 +209,7 @@ export function RequestEditor({ text, onTextChange, onValidRequest, onValidity, 
                 key={line}
                 data-role="editor-gutter-marker"
                 data-line={line}
-                title={`${t('editor.gutterError')}: ${es.map((e) => (e.syntax ? e.message : `${e.path}: ${e.message}`)).join('\n')}`}
+                title={`${t('editor.gutterError')}: ${es.map(errorText).join('\n')}`}
                 onClick={() => goTo(es[0]!)}
                 style={{ position: 'absolute', left: 3, top: PAD_Y + (line - 1) * LINE, lineHeight: `${LINE}px`, fontSize: 10, color: ERROR_INK, cursor: 'pointer' }}
               >
@@ -284,36 +277,8 @@ export function RequestEditor({ text, onTextChange, onValidRequest, onValidity, 
         {pending && <span style={{ color: '#666', fontWeight: 400 }}> · {t('editor.checking')}</span>}
       </div>
 
-      <ul data-role="editor-errors" aria-live="polite" aria-label={t('editor.errorList')} style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 2 }}>
-        {errors.map((e, i) => (
-          <li key={i}>
-            <button
-              type="button"
-              data-role="editor-error"
-              data-line={e.line}
-              data-column={e.column}
-              data-path={e.path}
-              title={t('editor.goTo', { line: e.line })}
-              onClick={() => goTo(e)}
-              style={{ font: '12px/1.45 ' + FONT_FAMILY, textAlign: 'left', width: '100%', padding: '3px 8px', border: 'none', borderLeft: `3px solid ${ERROR_INK}`, borderRadius: 3, background: '#fdf0ef', color: '#3b1210', cursor: 'pointer', overflowWrap: 'anywhere' }}
-            >
-              <span style={{ color: ERROR_INK, fontWeight: 600 }}>{e.syntax ? t('editor.atLineColumn', { line: e.line, column: e.column }) : t('editor.atLine', { line: e.line })}</span>
-              {': '}
-              {e.syntax ? e.message : `${e.path}: ${e.message}`}
-            </button>
-          </li>
-        ))}
-      </ul>
-
-      {notes.length > 0 && (
-        <ul data-role="editor-notes" aria-label={t('editor.noteList')} style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 2 }}>
-          {notes.map((n, i) => (
-            <li key={i} data-role="editor-note" style={{ padding: '2px 8px', borderLeft: '3px solid #6e9bd1', background: '#f1f6fc', color: '#243b53', fontSize: 12 }}>
-              <span style={{ fontWeight: 600 }}>{t('editor.note')}:</span> {n}
-            </li>
-          ))}
-        </ul>
-      )}
+      <ErrorList errors={errors} onGoTo={goTo} />
+      <NoteList notes={notes} />
     </div>
   );
 }

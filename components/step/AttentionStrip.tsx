@@ -3,10 +3,12 @@
 // when keys outnumber pixels, the largest weight of the keys a pixel covers), with a band of the keys'
 // segments and message starts under it, the cache end marked, and a tooltip for the key under the pointer.
 // Keys not in the cache yet are drawn grey. Draws what it is given; computes no attention itself.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import type { Segment, Span } from '../../lib/prompt/prompt';
 import { paintRgba, type ColormapName, type Scale } from '../../lib/view/colormap';
+import { hexRgb, poolMatrix, poolSpan } from '../../lib/view/raster';
 import { SEGMENT_COLORS } from '../attention/TokenView';
+import { MatrixCanvas, useDevicePixelRatio } from '../charts/MatrixCanvas';
 import { useT } from '../common/i18n';
 
 export interface AttentionStripProps {
@@ -27,19 +29,11 @@ export interface AttentionStripProps {
 const STRIP_H = 34;
 const BAND_H = 9;
 
-/** Keys covered by pixel column x of a w-pixel strip over n keys: [k0, k1). */
-function keysOf(x: number, w: number, n: number): [number, number] {
-  const k0 = Math.floor((x * n) / w);
-  const k1 = Math.max(k0 + 1, Math.floor(((x + 1) * n) / w));
-  return [k0, Math.min(k1, n)];
-}
-
 export function AttentionStrip({ weights, total, spans, labels, scale, map, width, onPick }: AttentionStripProps) {
   const t = useT();
   const ref = useRef<HTMLCanvasElement>(null);
   const [hover, setHover] = useState<{ x: number; key: number } | null>(null);
-  const [dpr, setDpr] = useState(1);
-  useEffect(() => setDpr(window.devicePixelRatio || 1), []);
+  const dpr = useDevicePixelRatio();
   const cached = weights?.length ?? 0;
 
   const segmentOf = useMemo(() => {
@@ -50,62 +44,45 @@ export function AttentionStrip({ weights, total, spans, labels, scale, map, widt
 
   const present = useMemo(() => (Object.keys(SEGMENT_COLORS) as Segment[]).filter((seg) => spans.some((s) => s.segment === seg && s.start < total)), [spans, total]);
 
-  useEffect(() => {
-    const c = ref.current;
-    if (!c || total === 0) return;
-    const W = Math.max(1, Math.round(width * dpr));
-    const S = Math.round(STRIP_H * dpr);
-    const B = Math.round(BAND_H * dpr);
-    c.width = W;
-    c.height = S + B;
-    const ctx = c.getContext('2d')!;
-    // One value per pixel column: the largest weight of its cached keys, NaN (grey) if none is cached.
-    const col = new Float32Array(W);
-    for (let x = 0; x < W; x++) {
-      const [k0, k1] = keysOf(x, W, total);
-      let m = NaN;
-      for (let k = k0; k < Math.min(k1, cached); k++) {
-        const v = weights![k]!;
-        if (!(v <= m)) m = v;
+  const W = Math.max(1, Math.round(width * dpr));
+  const S = Math.round(STRIP_H * dpr);
+  const B = Math.round(BAND_H * dpr);
+  const paint = useCallback(
+    (out: Uint8ClampedArray) => {
+      // One value per pixel column: the largest weight of its cached keys, NaN (grey) if none is cached.
+      const row = new Float32Array(total).fill(NaN);
+      if (weights) row.set(weights.subarray(0, Math.min(cached, total)));
+      const col = poolMatrix(row, 1, total, 1, W, 'max').data;
+      paintRgba(col, 1, W, scale, map, out);
+      for (let y = 1; y < S; y++) out.copyWithin(y * W * 4, 0, W * 4);
+      // Segment band, with message starts in dark grey.
+      let prevMsg: number | undefined;
+      for (let x = 0; x < W; x++) {
+        const [k0, k1] = poolSpan(x, total, W);
+        const s = segmentOf[k0];
+        let boundary = false;
+        for (let k = k0; k < Math.min(k1, total); k++) {
+          const m = segmentOf[k]?.message;
+          if (k > 0 && m !== prevMsg) boundary = true;
+          prevMsg = m;
+        }
+        const [r, g, b] = hexRgb(boundary ? '#222222' : s ? SEGMENT_COLORS[s.segment] : '#ffffff');
+        for (let y = S; y < S + B; y++) out.set([r, g, b, 255], (y * W + x) * 4);
       }
-      col[x] = m;
-    }
-    const rgba = new Uint8ClampedArray(W * 4);
-    paintRgba(col, 1, W, scale, map, rgba);
-    const img = ctx.createImageData(W, S + B);
-    for (let y = 0; y < S; y++) img.data.set(rgba, y * W * 4);
-    // Segment band, with message starts in dark grey.
-    let prevMsg: number | undefined;
-    for (let x = 0; x < W; x++) {
-      const [k0, k1] = keysOf(x, W, total);
-      const s = segmentOf[k0];
-      let boundary = false;
-      for (let k = k0; k < k1; k++) {
-        const m = segmentOf[k]?.message;
-        if (k > 0 && m !== prevMsg) boundary = true;
-        prevMsg = m;
+    },
+    [weights, cached, total, scale, map, W, S, B, segmentOf],
+  );
+  // The cache end: a line after the last cached key.
+  const overlay = useCallback(
+    (ctx: CanvasRenderingContext2D) => {
+      if (cached > 0 && cached < total) {
+        const x = Math.round((cached * W) / total);
+        ctx.fillStyle = '#d00';
+        ctx.fillRect(Math.max(0, x - Math.round(dpr)), 0, Math.max(2, Math.round(2 * dpr)), S);
       }
-      const hex = boundary ? '#222222' : s ? SEGMENT_COLORS[s.segment] : '#ffffff';
-      const r = parseInt(hex.slice(1, 3), 16);
-      const g = parseInt(hex.slice(3, 5), 16);
-      const b = parseInt(hex.slice(5, 7), 16);
-      for (let y = S; y < S + B; y++) {
-        const o = (y * W + x) * 4;
-        img.data[o] = r;
-        img.data[o + 1] = g;
-        img.data[o + 2] = b;
-        img.data[o + 3] = 255;
-      }
-    }
-    ctx.putImageData(img, 0, 0);
-    // The cache end: a line after the last cached key.
-    if (cached > 0 && cached < total) {
-      const x = Math.round((cached * W) / total);
-      ctx.fillStyle = '#d00';
-      ctx.fillRect(Math.max(0, x - Math.round(dpr)), 0, Math.max(2, Math.round(2 * dpr)), S);
-    }
-    c.dataset.painted = String(Number(c.dataset.painted ?? 0) + 1);
-  }, [weights, cached, total, scale, map, width, dpr, segmentOf]);
+    },
+    [cached, total, W, S, dpr],
+  );
 
   const keyAt = (clientX: number): number | null => {
     const box = ref.current?.getBoundingClientRect();
@@ -127,8 +104,12 @@ export function AttentionStrip({ weights, total, spans, labels, scale, map, widt
 
   return (
     <div style={{ position: 'relative', width }}>
-      <canvas
-        ref={ref}
+      <MatrixCanvas
+        canvasRef={ref}
+        rows={total > 0 ? S + B : 0}
+        cols={W}
+        paint={paint}
+        overlay={overlay}
         data-role="attention-strip"
         data-keys={total}
         data-cached={cached}

@@ -1,8 +1,9 @@
 'use client';
 // The K/V cache as the cursor moves: tokens held, bytes per layer (K and V) and in total, a small chart of
 // bytes against tokens with the cursor marked, and the shape of layer 0's K as read back from the worker.
-// Arithmetic from lib/analysis/kvBytes.
+// Arithmetic from lib/analysis/kvBytes, the chart's maps from lib/view/scale.
 import { formatBytes, kvBytesPerTokenLayer, kvCacheBytes, QWEN3_0_6B_KV, type KvShape } from '../../lib/analysis/kvBytes';
+import { linearMap } from '../../lib/view/scale';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
 
@@ -27,8 +28,8 @@ export function KvGrowth({ cursor, total, shape, measured, exportLabel }: KvGrow
   const now = kvCacheBytes(shape, cursor);
   const max = kvCacheBytes(shape, Math.max(1, total)).total;
   const perToken = kvBytesPerTokenLayer(shape);
-  const x = (n: number) => PAD.l + ((W - PAD.l - PAD.r) * n) / Math.max(1, total);
-  const y = (b: number) => H - PAD.b - ((H - PAD.t - PAD.b) * b) / max;
+  const x = linearMap(0, Math.max(1, total), PAD.l, W - PAD.r);
+  const y = linearMap(0, max, H - PAD.b, PAD.t);
   const qwen = kvBytesPerTokenLayer(QWEN3_0_6B_KV) * QWEN3_0_6B_KV.layers;
   // The numbers shown: the shape, bytes now (per layer K, V and in total), the chart's end, the measured K.
   const exportJson = () => ({

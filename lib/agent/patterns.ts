@@ -1,6 +1,7 @@
-// Experiment 2-3 (brief §3): the book's `kv-cache` agent in its six context-management modes, replayed as
-// the exact requests each mode sends on each iteration of the scripted file-tools run. Deterministic: a
-// simulated clock and a seeded Rng stand in for datetime.now() and random.shuffle.
+// Experiment 2-3 (docs/CONCEPTS.md#harmful-context-patterns): the book's `kv-cache` agent in its six
+// context-management modes, replayed as the exact requests each mode sends on each iteration of the
+// scripted file-tools run. Deterministic: a simulated clock and a seeded Rng stand in for datetime.now()
+// and random.shuffle.
 //
 // What each mode sends follows the book's agent code (KVCacheAgent._format_messages):
 // - `correct` builds [system, task] once and then only appends assistant turns and tool results.

@@ -1,7 +1,7 @@
-// The status-bar A/B as the page shows it (brief §5), pure: which regions each arm is measured on (the
-// CLI's armRegions, here without Node imports so that the page can use it), regions the user marks on a
-// token range, the rows of the grouped region bars, the decision row of B minus A over the shared keys,
-// and what the sampled continuations decided and named. No engine, no DOM, no I/O.
+// The status-bar A/B as the page shows it (docs/CONCEPTS.md#status-bar-ab), pure: which regions each arm
+// is measured on (the CLI's armRegions, here without Node imports so that the page can use it), regions
+// the user marks on a token range, the rows of the grouped region bars, the decision row of B minus A
+// over the shared keys, and what the sampled continuations decided and named. No engine, no DOM, no I/O.
 
 import type { Tensor } from '../tensor';
 import { TOOLS_MESSAGE, type Prompt } from '../prompt/prompt';
@@ -14,7 +14,7 @@ import type { HeadReduction } from './attentionView';
 // ---------------------------------------------------------------------------------------------------
 // Regions of an arm
 
-/** The first token on its own: the attention sink (brief §4). */
+/** The first token on its own: the attention sink (docs/CONCEPTS.md#sink-score). */
 export function firstTokenRegion(): Region {
   return { id: 'first_token', label: { en: 'first token (sink)', zh: '首 token（汇聚）' }, ranges: [{ start: 0, end: 1 }] };
 }

@@ -1,7 +1,7 @@
-// The status-bar A/B (brief §5) as pure functions: how two prompts align (shared prefix, which messages
-// are shared, appended or changed, the decision position of each arm), the check that attention rows of
-// the shared prefix are identical in both arms (causality), and attention mass per region at a query row
-// (the decision position, or generated tokens). No engine, no rendering, no I/O.
+// The status-bar A/B (docs/CONCEPTS.md#status-bar-ab) as pure functions: how two prompts align (shared
+// prefix, which messages are shared, appended or changed, the decision position of each arm), the check
+// that attention rows of the shared prefix are identical in both arms (causality), and attention mass
+// per region at a query row (the decision position, or generated tokens). No engine, no rendering, no I/O.
 
 import type { Tensor } from '../tensor';
 import { TOOLS_MESSAGE, type Prompt, type Role, type Span } from '../prompt/prompt';

@@ -40,10 +40,10 @@ export function reduceHeads(t: Tensor, how: HeadReduction): Tensor {
 }
 
 /**
- * "Hide sink column, renormalise" (brief §4) for a [Q, K] matrix (row-major): column `key` becomes 0 and
- * every other entry of a row is divided by the row's sum over the remaining keys, so those sum to 1.
- * A row with no mass outside `key` (e.g. query 0 of causal attention, which sees only key 0) stays all 0
- * rather than being invented. Returns a fresh array; `m` is untouched.
+ * "Hide sink column, renormalise" (docs/CONCEPTS.md#hiding-the-sink-column) for a [Q, K] matrix
+ * (row-major): column `key` becomes 0 and every other entry of a row is divided by the row's sum over the
+ * remaining keys, so those sum to 1. A row with no mass outside `key` (e.g. query 0 of causal attention,
+ * which sees only key 0) stays all 0 rather than being invented. Returns a fresh array; `m` is untouched.
  */
 export function hideSinkColumn(m: Float32Array, Q: number, K: number, key = 0): Float32Array {
   if (m.length !== Q * K) throw new Error(`matrix holds ${m.length} values, expected ${Q}×${K}`);

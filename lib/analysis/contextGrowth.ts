@@ -131,7 +131,10 @@ export function contextGrowth(log: RunLog, opts: GrowthOptions = {}): ContextGro
   let cachedTokens = 0;
   let costCached = 0;
   for (const r of rows) {
-    if (r.promptTokens > peakPromptTokens || peakIndex === 0) (peakPromptTokens = r.promptTokens), (peakIndex = r.index);
+    if (r.promptTokens > peakPromptTokens || peakIndex === 0) {
+      peakPromptTokens = r.promptTokens;
+      peakIndex = r.index;
+    }
     promptTokens += r.promptTokens;
     completionTokens += r.completionTokens;
     cachedTokens += r.cachedTokens;

@@ -1,7 +1,7 @@
-// What an invalidation comparison shows, as checkable facts (brief §3): how many positions are reused,
-// how many tokens must be recomputed, whether the reused prefix is bit-identical, which positions changed
-// at layer 0, and from where every later layer changed. Derived from kvDelta's numbers only; the view
-// phrases them, it does not recompute them.
+// What an invalidation comparison shows, as checkable facts (docs/CONCEPTS.md#prefix-invalidation): how
+// many positions are reused, how many tokens must be recomputed, whether the reused prefix is
+// bit-identical, which positions changed at layer 0, and from where every later layer changed. Derived
+// from kvDelta's numbers only; the view phrases them, it does not recompute them.
 import type { KvDelta } from './kvDiff';
 
 export type EditKind = 'replace' | 'insert' | 'delete' | 'requests';

@@ -1,6 +1,7 @@
-// Where two token sequences part and how their K/V caches differ (brief §3): the first differing token,
-// single-token edits that keep positions in place, and per-layer, per-position max |ΔK| and |ΔV| under a
-// stated alignment of A's positions to B's. Pure functions over tensors; no engine, no rendering, no I/O.
+// Where two token sequences part and how their K/V caches differ (docs/CONCEPTS.md#prefix-invalidation):
+// the first differing token, single-token edits that keep positions in place, and per-layer,
+// per-position max |ΔK| and |ΔV| under a stated alignment of A's positions to B's. Pure functions over
+// tensors; no engine, no rendering, no I/O.
 
 import type { Tensor } from '../tensor';
 
@@ -77,11 +78,17 @@ export function alignPositions(lengthA: number, lengthB: number, alignment: Alig
   const pa: number[] = [];
   const pb: number[] = [];
   if (alignment === 'position') {
-    for (let j = 0; j < Math.min(lengthA, lengthB); j++) pa.push(j), pb.push(j);
+    for (let j = 0; j < Math.min(lengthA, lengthB); j++) {
+      pa.push(j);
+      pb.push(j);
+    }
   } else {
     const { shiftAfter, by } = alignment;
     if (!Number.isInteger(shiftAfter) || shiftAfter < 0 || !Number.isInteger(by)) throw new RangeError(`alignment needs integer shiftAfter ≥ 0 and by (got ${shiftAfter}, ${by})`);
-    for (let j = 0; j < Math.min(shiftAfter, lengthA, lengthB); j++) pa.push(j), pb.push(j);
+    for (let j = 0; j < Math.min(shiftAfter, lengthA, lengthB); j++) {
+      pa.push(j);
+      pb.push(j);
+    }
     for (let j = shiftAfter; j < lengthA; j++) {
       const k = j + by;
       if (k < shiftAfter || k >= lengthB) continue;

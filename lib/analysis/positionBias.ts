@@ -1,5 +1,6 @@
-// Position bias ("lost in the middle", brief §4): mean attention mass per key token in the first, middle
-// and last third of the context. Pure function over one layer's attention; no rendering, no I/O.
+// Position bias ("lost in the middle", docs/CONCEPTS.md#position-bias): mean attention mass per key
+// token in the first, middle and last third of the context. Pure function over one layer's attention; no
+// rendering, no I/O.
 
 import { DEFAULT_MIN_QUERY, type LayerAttention } from './sink';
 
@@ -12,7 +13,8 @@ import { DEFAULT_MIN_QUERY, type LayerAttention } from './sink';
  * with thirds over the full context: first = [0, T/3), middle = [T/3, 2T/3), last = [2T/3, T), i.e. key k
  * is first when 3k < T, middle when T ≤ 3k < 2T, last when 3k ≥ 2T. Means are null ("n/a") when no query
  * qualifies (fewer than minQuery + 1 rows), or for a third with no keys (T < 3).
- * The brief quotes Qwen3-0.6B layer 27: 0.0038 / 0.00053 / 0.00080 for first / middle / last.
+ * The book reports for Qwen3-0.6B layer 27 (its last), mean over heads: 0.0038 / 0.00053 / 0.00080 for
+ * first / middle / last.
  */
 export interface PositionThird {
   /** Keys [from, to). */

@@ -1,5 +1,6 @@
-// The one sink score of brief §4 (mean attention on a key over qualifying queries) with its uniform
-// baseline, and where attention rests. Pure functions over attention tensors; no rendering, no I/O.
+// The one sink score (mean attention on a key over qualifying queries) with its uniform baseline, and where
+// attention rests; defined in docs/CONCEPTS.md#sink-score. Pure functions over attention tensors; no
+// rendering, no I/O.
 
 import type { Tensor } from '../tensor';
 
@@ -88,7 +89,7 @@ export class SinkAccumulator {
   }
 }
 
-/** sinkScore(k) = mean of A[q, k] over queries q ≥ max(k + 1, minQuery), per head (brief §4). */
+/** sinkScore(k) = mean of A[q, k] over queries q ≥ max(k + 1, minQuery), per head (docs/CONCEPTS.md#sink-score). */
 export function sinkScore(a: LayerAttention, key = 0, minQuery = DEFAULT_MIN_QUERY): SinkScore {
   return new SinkAccumulator(key, minQuery).add(a).result();
 }

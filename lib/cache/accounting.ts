@@ -1,11 +1,12 @@
 // Prefix-cache accounting over the calls of one agent run: how many tokens each call sends, how many a
 // provider's prefix cache could serve, and what that costs. Pure functions over token id arrays.
 //
-// Model (brief §3): a cached token is one whose K/V a previous request already computed, which needs the
-// whole token prefix up to and including it to be identical. So a call's reusable prefix is its longest
-// common token prefix with ANY earlier call of the same run (providers keep more than the last request).
-// Providers count cache hits in whole blocks (the book's Kimi runs report multiples of 256; vLLM's
-// default block is 16), so the reusable prefix is rounded DOWN to the block size.
+// Model (docs/CONCEPTS.md#prefix-cache-accounting): a cached token is one whose K/V a previous request
+// already computed, which needs the whole token prefix up to and including it to be identical. So a
+// call's reusable prefix is its longest common token prefix with ANY earlier call of the same run
+// (providers keep more than the last request). Providers count cache hits in whole blocks (the book's
+// Kimi runs report multiples of 256; vLLM's default block is 16), so the reusable prefix is rounded DOWN
+// to the block size.
 //
 // Decisions, stated once:
 // - Only earlier prompts populate the cache, not the tokens the model generated in reply (some engines

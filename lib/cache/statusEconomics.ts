@@ -1,6 +1,6 @@
 // Replace or append? The cache economics of a status bar that changes (chapter section
-// "状态更新的两种实现与缓存代价", brief §3). Notation as in the book: the status message is S tokens, R
-// tokens are appended to the trajectory between two updates, the status is updated N times, a cached
+// "状态更新的两种实现与缓存代价"; docs/CONCEPTS.md#status-bar-economics). Notation as in the book: the
+// status message is S tokens, R tokens are appended to the trajectory between two updates, the status is updated N times, a cached
 // token costs α × an uncached one. Costs are in units of one uncached token.
 //
 // - replace: before each call that updates the status, the previous status message is removed and the new

@@ -1,7 +1,8 @@
-// Where a thinking model's cache breaks although the agent only appends (brief §2): Qwen3's chat template
-// renders an assistant turn's reasoning_content as <think>…</think> only while no newer real user query
-// follows it. When the next question arrives the earlier <think> blocks vanish from the render, so the
-// new prompt leaves the old one at the first dropped block and everything after it is recomputed.
+// Where a thinking model's cache breaks although the agent only appends
+// (docs/CONCEPTS.md#think-block-drop): Qwen3's chat template renders an assistant turn's
+// reasoning_content as <think>…</think> only while no newer real user query follows it. When the next
+// question arrives the earlier <think> blocks vanish from the render, so the new prompt leaves the old
+// one at the first dropped block and everything after it is recomputed.
 //
 // Works on rendered prompts (their spans, segment 'think'), so it reports what the real template does,
 // not what this module expects. Assumes an append-only run (lib/agent/run.ts runOf): message k is the

@@ -1,8 +1,8 @@
-// `kvscope ab`: the status-bar A/B (brief §5) on a model. Renders both arms of a scenario, prefills them
-// side by side in the same chunks, checks that the shared-prefix attention rows are identical (causality),
-// measures attention mass per region at each arm's decision position, then samples N continuations per
-// arm with the model's generation_config.json and counts the call-limit decisions. Reports what the model
-// does; nothing is tuned to match the book.
+// `kvscope ab`: the status-bar A/B (docs/CONCEPTS.md#status-bar-ab) on a model. Renders both arms of a
+// scenario, prefills them side by side in the same chunks, checks that the shared-prefix attention rows
+// are identical (causality), measures attention mass per region at each arm's decision position, then
+// samples N continuations per arm with the model's generation_config.json and counts the call-limit
+// decisions. Reports what the model does; nothing is tuned to match the book.
 
 import { fileURLToPath } from 'node:url';
 import {

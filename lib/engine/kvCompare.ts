@@ -1,4 +1,5 @@
-// Both requests' K/V caches from one engine, in one of two named ways (brief §3):
+// Both requests' K/V caches from one engine, in one of two named ways
+// (docs/CONCEPTS.md#prefix-invalidation):
 // - 'shared': prefill A, rewind (fork) to where A and B part, extend with B's remaining tokens. B's
 //   positions before the first differing token are literally A's cache entries, so they are bit-identical.
 // - 'separate': prefill A and B independently. The prefix is recomputed for B; it agrees with A's only

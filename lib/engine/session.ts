@@ -4,7 +4,7 @@
 import type * as OrtModule from 'onnxruntime-web';
 import type { Checkpoint } from '../model/checkpoint';
 import type { ModelConfig } from '../model/config';
-import { buildGraph, io, type GraphOptions } from '../model/graph';
+import { buildGraph, externalDataBytes, io, type GraphOptions } from '../model/graph';
 import type { Tensor } from '../tensor';
 
 export type Ort = typeof OrtModule;
@@ -109,6 +109,11 @@ export class EngineSession {
     const t0 = performance.now();
     opts.onProgress?.('building graph', 0.1);
     const built = buildGraph(ckpt, opts.graph);
+    // Weights as external data: one buffer in the graph's offsets, read by ORT while it creates the session.
+    const extra: OrtModule.InferenceSession.SessionOptions = {
+      ...(built.external ? { externalData: [{ path: built.external.location, data: externalDataBytes(built.external) }] } : {}),
+      ...opts.sessionOptions,
+    };
     opts.onProgress?.('compiling graph', 0.5);
     const want = opts.executionProvider ?? 'wasm';
     let session: OrtModule.InferenceSession | undefined;
@@ -116,14 +121,14 @@ export class EngineSession {
     let note: string | undefined;
     if (want === 'webgpu') {
       try {
-        session = await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'webgpu', opts.sessionOptions));
+        session = await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'webgpu', extra));
         provider = 'webgpu';
       } catch (e) {
         // No adapter or an unsupported kernel: fall back to WASM and keep the reason for the UI.
         note = `WebGPU unavailable, running on WASM: ${(e as Error).message}`;
       }
     }
-    session ??= await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'wasm', opts.sessionOptions));
+    session ??= await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'wasm', extra));
     opts.onProgress?.('ready', 1);
     const engine = new EngineSession(ort, session, ckpt.config, built.options, provider, built.weightType, performance.now() - t0);
     engine.providerNote = note;

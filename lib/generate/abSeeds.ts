@@ -1,7 +1,8 @@
-// Sampled continuations of one prompt, one per seed, as the status-bar A/B runs them (brief §5): the
-// prompt is (re)established in the engine's cache when needed, each seed starts from it (fork), and every
-// new token's attention row is kept for the generated-token region masses. Works over the page's
-// EngineClient and over EngineSession in Node. No DOM, no Node APIs.
+// Sampled continuations of one prompt, one per seed, as the status-bar A/B runs them
+// (docs/CONCEPTS.md#status-bar-ab): the prompt is (re)established in the engine's cache when needed,
+// each seed starts from it (fork), and every new token's attention row is kept for the generated-token
+// region masses. Works over the page's EngineClient and over EngineSession in Node. No DOM, no Node
+// APIs.
 
 import type { QueryRow } from '../analysis/abCompare';
 import { generate, lastRow, type GenEngine, type GenStep } from './generate';

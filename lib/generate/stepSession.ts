@@ -221,16 +221,15 @@ export class StepSession {
       this.seq = this.seq.slice(0, start);
       this.genStart = start;
       this.revision++;
-      const self = this;
       const adapter = {
-        async extend(ids: number[]) {
-          self.seq.push(...ids);
-          self.revision++;
+        extend: async (ids: number[]) => {
+          this.seq.push(...ids);
+          this.revision++;
           try {
-            return await self.extendBy(ids, 'generate');
+            return await this.extendBy(ids, 'generate');
           } catch (e) {
-            self.seq.length = self.cursor;
-            self.revision++;
+            this.seq.length = this.cursor;
+            this.revision++;
             throw e;
           }
         },

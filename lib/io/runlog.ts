@@ -65,7 +65,12 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 function lineCol(text: string, pos: number): string {
   let line = 1;
   let last = -1;
-  for (let i = 0; i < pos && i < text.length; i++) if (text.charCodeAt(i) === 10) (line++, (last = i));
+  for (let i = 0; i < pos && i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      line++;
+      last = i;
+    }
+  }
   return `line ${line}, column ${pos - last}`;
 }
 
@@ -117,8 +122,10 @@ export function reassembleCapture(text: string, joinOutside = '\n'): string | nu
         else if (c === '\\') escaped = true;
         else if (c === '"') inString = false;
       } else if (c === '"') inString = true;
-      else if (c === '{' || c === '[') (depth++, (started = true));
-      else if (c === '}' || c === ']') {
+      else if (c === '{' || c === '[') {
+        depth++;
+        started = true;
+      } else if (c === '}' || c === ']') {
         depth--;
         if (started && depth === 0) {
           out.push(piece.slice(0, j + 1));
@@ -192,11 +199,10 @@ function fromValue(value: unknown, notes: string[]): RunLog {
     return { calls, agents: agentsOf(calls) };
   }
   if (!isRecord(value)) fail(`expected a result object or a list of calls (got ${describe(value)})`);
-  let result: Record<string, unknown>;
-  let path: string;
-  if (isRecord(value.value) && isRecord(value.value.result)) (result = value.value.result), (path = 'value.result.');
-  else if (isRecord(value.result)) (result = value.result), (path = 'result.');
-  else (result = value), (path = '');
+  const [result, path]: [Record<string, unknown>, string] =
+    isRecord(value.value) && isRecord(value.value.result) ? [value.value.result, 'value.result.']
+    : isRecord(value.result) ? [value.result, 'result.']
+    : [value, ''];
   const list = result.tracker_calls;
   if (list === undefined) fail(`no tracker_calls (looked for value.result.tracker_calls, result.tracker_calls and tracker_calls)`);
   if (!Array.isArray(list)) fail(`${path}tracker_calls: expected a list (got ${describe(list)})`);

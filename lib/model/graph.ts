@@ -22,6 +22,31 @@ export interface GraphOptions {
   presentKv: boolean;
   /** Weight storage in the graph. `auto`: float32 unless that would pass ~1.8 GB (protobuf's 2 GB limit). */
   weights: 'float32' | 'float16' | 'auto';
+  /**
+   * float16 weights only (no effect on float32): cast each weight to float32 where it is used. Without it ORT
+   * runs every weight-only Cast at the start of a run, so an fp32 copy of most weights is alive at once. Each
+   * layer's matrix Casts read `Reshape(W, shape + 0)`, the 0 derived from the layer's input; the embedding is
+   * gathered in float16 and only the gathered rows are cast.
+   */
+  castOnDemand: boolean;
+  /**
+   * float16 weights only: the LM head as Slice + Cast + Gemm over this many vocabulary chunks (1 = one Gemm),
+   * so no fp32 copy of the whole table exists. Pays off with `castOnDemand`; otherwise every chunk's Cast
+   * still runs at the start.
+   */
+  lmHeadChunks: number;
+  /**
+   * Compute each layer's attention output inside that layer: the layer's MLP waits on `attn_l` (through
+   * Shape → 0 → Reshape). ORT otherwise schedules outputs that nothing consumes at the end of the run, which
+   * keeps every layer's [heads, T, S] probabilities alive until then. No effect with attention 'none'.
+   */
+  attentionInLayer: boolean;
+  /**
+   * Weights as ONNX external data: the graph bytes reference file `weights.bin`, described by
+   * `BuiltGraph.external` and handed to onnxruntime-web as `externalData`. ORT then copies each weight once,
+   * instead of holding the graph bytes, its copy of them and the parsed tensors at the same time.
+   */
+  externalData: boolean;
 }
 
 export const DEFAULT_GRAPH_OPTIONS: GraphOptions = {
@@ -30,7 +55,36 @@ export const DEFAULT_GRAPH_OPTIONS: GraphOptions = {
   attentionRows: 'all',
   presentKv: true,
   weights: 'auto',
+  castOnDemand: false,
+  lmHeadChunks: 1,
+  attentionInLayer: false,
+  externalData: false,
 };
+
+/** Where the external-data file of a graph built with `externalData` is named in the graph. */
+export const EXTERNAL_DATA_LOCATION = 'weights.bin';
+
+/** One weight's bytes in the external-data file, produced on demand (a loader may stream them one at a time). */
+export interface ExternalSegment {
+  name: string;
+  offset: number;
+  length: number;
+  bytes: () => Uint8Array;
+}
+
+/** The external-data file: segments in offset order, each 64-byte aligned; `total` is the file's length. */
+export interface ExternalData {
+  location: string;
+  segments: ExternalSegment[];
+  total: number;
+}
+
+/** The whole external-data file in one buffer (simple, but holds every weight in JS at once). */
+export function externalDataBytes(e: ExternalData): Uint8Array {
+  const out = new Uint8Array(e.total);
+  for (const s of e.segments) out.set(s.bytes(), s.offset);
+  return out;
+}
 
 /** Names of the graph's inputs and outputs, shared by the builder and the session. */
 export const io = {
@@ -47,6 +101,8 @@ export const io = {
 
 export interface BuiltGraph {
   bytes: Uint8Array;
+  /** With `externalData`: the weights' file, to pass as onnxruntime-web's `externalData`. */
+  external?: ExternalData;
   options: GraphOptions;
   weightType: 'float32' | 'float16';
   inputNames: string[];
@@ -110,22 +166,50 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
   if (o.attention === 'head' && (o.head === undefined || o.head < 0 || o.head >= c.numHeads)) {
     throw new Error(`graph: attention 'head' needs a head index in [0, ${c.numHeads})`);
   }
+  if (!Number.isInteger(o.lmHeadChunks) || o.lmHeadChunks < 1) throw new Error(`graph: lmHeadChunks must be a positive integer, got ${o.lmHeadChunks}`);
+  const fp16 = weightType === 'float16';
   const b = new Builder();
+  const segments: ExternalSegment[] = [];
+  let extOffset = 0;
+  const storedNames = new Set<string>();
 
-  // A weight as a float32 value: stored as float32, or as float16 followed by a Cast.
-  const weight = (name: string, shape?: number[]): string => {
+  // A weight's initializer as stored (float32 or float16), in the graph bytes or as external data.
+  const stored = (name: string): string => {
+    if (storedNames.has(name)) return name;
     const t = ckpt.tensors.get(name);
     if (!t) throw new Error(`graph: checkpoint has no ${name}`);
-    const dims = shape ?? t.shape;
-    if (weightType === 'float32') {
-      const v = ckpt.get(name);
-      b.init(name, DataType.FLOAT, dims, new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
+    storedNames.add(name);
+    const bytes = (): Uint8Array => {
+      if (!fp16) {
+        const v = ckpt.get(name);
+        return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
+      }
+      const info = t.file.tensors.get(name)!;
+      return t.dtype === 'F16' ? t.file.data.subarray(info.begin, info.end) : new Uint8Array(toFloat16Bits(ckpt.get(name)).buffer);
+    };
+    const dataType = fp16 ? DataType.FLOAT16 : DataType.FLOAT;
+    if (!o.externalData) {
+      b.init(name, dataType, t.shape, bytes());
       return name;
     }
-    const info = t.file.tensors.get(name)!;
-    const raw = t.dtype === 'F16' ? t.file.data.subarray(info.begin, info.end) : new Uint8Array(toFloat16Bits(ckpt.get(name)).buffer);
-    b.init(name, DataType.FLOAT16, dims, raw);
-    return b.op('Cast', [name], { to: int(DataType.FLOAT) });
+    // Bytes are produced only when the loader reads this segment, so the builder never holds the weights.
+    const length = t.shape.reduce((a, d) => a * d, 1) * (fp16 ? 2 : 4);
+    b.inits.push({ name, dataType, dims: t.shape, raw: new Uint8Array(0), external: { location: EXTERNAL_DATA_LOCATION, offset: extOffset, length } });
+    segments.push({ name, offset: extOffset, length, bytes });
+    extOffset += Math.ceil(length / 64) * 64;
+    return name;
+  };
+  // castOnDemand: an int64 scalar 0 computed from a value of the current layer (set per layer below).
+  let dep: string | undefined;
+  const zeroFrom = (v: string) => b.op('Mul', [b.op('Gather', [b.op('Shape', [v]), b.i64([0], [])], { axis: int(0) }), b.i64([0], [])]);
+  // A weight as a float32 value: stored as float32, or as float16 followed by a Cast.
+  const weight = (name: string): string => {
+    const s = stored(name);
+    if (!fp16) return s;
+    const dims = ckpt.tensors.get(name)!.shape;
+    // Reshape to its own shape (+ 0): an alias that cannot run before `dep` exists, so neither can the Cast.
+    const input = o.castOnDemand && dep && dims.length > 1 ? b.op('Reshape', [s, b.op('Add', [b.i64(dims), dep])]) : s;
+    return b.op('Cast', [input], { to: int(DataType.FLOAT) });
   };
 
   const hd = c.headDim;
@@ -185,13 +269,20 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
   const mask = b.op('Where', [hidden, b.f32([-1e30], []), b.f32([0], [])]); // [T, S]
   const scale = b.f32([1 / Math.sqrt(hd)], []);
 
-  const embed = weight('model.embed_tokens.weight');
-  let x = b.op('Gather', [embed, io.inputIds], { axis: int(0) }); // [T, H]
+  // castOnDemand: gather float16 rows, then cast only those (no fp32 copy of the table at the start of the run).
+  const embedName = 'model.embed_tokens.weight';
+  let embedF32: string | undefined;
+  const embed = (): string => (embedF32 ??= weight(embedName));
+  let x =
+    fp16 && o.castOnDemand
+      ? b.op('Cast', [b.op('Gather', [stored(embedName), io.inputIds], { axis: int(0) })], { to: int(DataType.FLOAT) })
+      : b.op('Gather', [embed(), io.inputIds], { axis: int(0) }); // [T, H]
   const outputs: ValueInfo[] = [];
   const f = DataType.FLOAT;
 
   for (let l = 0; l < c.numLayers; l++) {
     const p = `model.layers.${l}.`;
+    if (fp16 && o.castOnDemand) dep = zeroFrom(x);
     const h = rmsNorm(x, weight(p + 'input_layernorm.weight'));
     const heads = (y: string, n: number) => b.op('Transpose', [b.op('Reshape', [y, b.i64([0, n, hd])])], { perm: ints([1, 0, 2]) });
     let q = heads(linear(h, p + 'self_attn.q_proj', c.qkvBias), nH); // [nH, T, hd]
@@ -226,6 +317,11 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
       else if (o.attention === 'max') b.op('ReduceMax', [rows], { axes: ints([0]), keepdims: int(0) }, name);
       else b.op('Gather', [rows, b.i64([o.head!], [])], { axis: int(0) }, name);
       outputs.push({ name, elemType: f, shape: o.attention === 'full' ? [nH, 'rows', 'total'] : ['rows', 'total'] });
+      if (o.attentionInLayer) {
+        // Reshape(x, [0, H] + 0) with the 0 from Shape(attn_l): the MLP below now needs attn_l first.
+        const z = b.op('Mul', [b.op('Gather', [b.op('Shape', [name]), b.i64([0], [])], { axis: int(0) }), b.i64([0], [])]);
+        x = b.op('Reshape', [x, b.op('Add', [b.i64([0, c.hiddenSize]), z])]);
+      }
     }
     const h2 = rmsNorm(x, weight(p + 'post_attention_layernorm.weight'));
     const gate = linear(h2, p + 'mlp.gate_proj', false);
@@ -238,8 +334,24 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
     let last = x;
     if (o.logits === 'last') last = b.op('Slice', [x, b.i64([-1]), b.i64([Number.MAX_SAFE_INTEGER]), b.i64([0])]);
     const normed = rmsNorm(last, weight('model.norm.weight'));
-    const head = c.tieWordEmbeddings ? embed : weight('lm_head.weight');
-    b.op('Gemm', [normed, head], { transB: int(1) }, io.logits);
+    if (fp16 && o.castOnDemand) dep = zeroFrom(normed);
+    const headName = c.tieWordEmbeddings ? embedName : 'lm_head.weight';
+    if (fp16 && o.lmHeadChunks > 1) {
+      // Each chunk: Slice the float16 rows, Cast, Gemm; the starts depend on `dep` when casting on demand.
+      const table = stored(headName);
+      const V = c.vocabSize;
+      const step = Math.ceil(V / o.lmHeadChunks);
+      const parts: string[] = [];
+      for (let s0 = 0; s0 < V; s0 += step) {
+        const start = dep ? b.op('Add', [b.i64([s0]), dep]) : b.i64([s0]);
+        const rows = b.op('Slice', [table, start, b.i64([Math.min(V, s0 + step)]), b.i64([0])]);
+        parts.push(b.op('Gemm', [normed, b.op('Cast', [rows], { to: int(DataType.FLOAT) })], { transB: int(1) }));
+      }
+      b.op('Concat', parts, { axis: int(1) }, io.logits);
+    } else {
+      const head = c.tieWordEmbeddings ? embed() : weight(headName);
+      b.op('Gemm', [normed, head], { transB: int(1) }, io.logits);
+    }
     outputs.unshift({ name: io.logits, elemType: f, shape: [o.logits === 'last' ? 1 : 'tokens', c.vocabSize] });
   }
 
@@ -253,5 +365,6 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
     inputs.push({ name: io.pastValue(l), elemType: f, shape: [nKV, 'past', hd] });
   }
   const bytes = encodeModel({ name: `kvscope_${c.modelType}`, nodes: b.nodes, initializers: b.inits, inputs, outputs }, OPSET);
-  return { bytes, options: o, weightType, inputNames: inputs.map((i) => i.name), outputNames: outputs.map((x) => x.name) };
+  const external = o.externalData ? { location: EXTERNAL_DATA_LOCATION, segments, total: extOffset } : undefined;
+  return { bytes, external, options: o, weightType, inputNames: inputs.map((i) => i.name), outputNames: outputs.map((x) => x.name) };
 }

@@ -8,8 +8,10 @@ export interface TensorValue {
   name: string;
   dataType: DataTypeId;
   dims: number[];
-  /** Little-endian raw bytes (raw_data). */
+  /** Little-endian raw bytes (raw_data); ignored when `external` is set. */
   raw: Uint8Array;
+  /** The data lives in an external file (ONNX external data; onnxruntime-web's `externalData` option), not in raw_data. */
+  external?: { location: string; offset: number; length: number };
 }
 
 export type AttributeValue =
@@ -130,6 +132,18 @@ function encodeTensor(t: TensorValue): Writer {
   for (const d of t.dims) intField(w, 1, d);
   intField(w, 2, t.dataType);
   strField(w, 8, t.name);
+  if (t.external) {
+    // external_data (13): StringStringEntryProto {key 1, value 2}; data_location (14) = EXTERNAL (1).
+    const { location, offset, length } = t.external;
+    for (const [k, v] of [['location', location], ['offset', String(offset)], ['length', String(length)]] as const) {
+      const e = new Writer();
+      strField(e, 1, k);
+      strField(e, 2, v);
+      lenField(w, 13, e);
+    }
+    intField(w, 14, 1);
+    return w;
+  }
   w.tag(9, 2);
   w.varint(t.raw.length);
   w.bytes(t.raw);

@@ -1,8 +1,9 @@
-// JSON text → the value JSON.parse would give, plus where every value sits in the text, named in the
-// request validator's path grammar (`request`, `messages[3].tool_calls[0].function.arguments`,
-// `tools[1].function.name`), so a validator error can be shown at its field. Strict RFC 8259, one pass,
-// no DOM. Syntax errors say why and where (line and column, 1-based, columns in UTF-16 code units;
-// only "\n" starts a line, as in a textarea's value).
+// JSON text → JSON.parse's value plus the place of every value, named in the request validator's path grammar
+// (`messages[3].tool_calls[0].function.arguments`); jsonc-parser in strict mode, with our messages for its errors.
+import { format, visit } from 'jsonc-parser';
+
+// Syntax errors say why and where (line and column, 1-based, columns in UTF-16 code units; only "\n" starts a
+// line, as in a textarea's value). Texts accepted and refused are exactly JSON.parse's.
 
 export type JsonType = 'object' | 'array' | 'string' | 'number' | 'boolean' | 'null';
 
@@ -149,321 +150,205 @@ class Fail {
   ) {}
 }
 
+const WORD = /^[A-Za-z_$][A-Za-z0-9_$]*/;
+const HEX4 = /^[0-9A-Fa-f]{0,4}/;
 const CONTROL_NAMES: Record<number, string> = { 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
+const isDigit = (c: number) => c >= 48 && c <= 57;
 
 function describeChar(text: string, pos: number): string {
-  if (pos >= text.length) return 'the end of the text';
   const c = text.charCodeAt(pos);
   if (c < 32 || c === 127) return `control character U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-  const cp = text.codePointAt(pos)!;
-  return `'${String.fromCodePoint(cp)}'`;
+  return `'${String.fromCodePoint(text.codePointAt(pos)!)}'`;
 }
 
-function hexDigit(c: number): number {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 65 && c <= 70) return c - 55;
-  if (c >= 97 && c <= 102) return c - 87;
-  return -1;
-}
-
-function defineMember(obj: Record<string, unknown>, key: string, value: unknown): void {
-  // JSON.parse creates an own "__proto__" property; plain assignment would set the prototype instead.
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
-  else obj[key] = value;
-}
-
-class Parser {
-  pos = 0;
-  line = 1;
-  lineStart = 0;
-  node!: JsonNode;
-  /** Offsets of the objects and arrays still open, innermost last (for "not closed" messages). */
-  readonly open: number[] = [];
-
-  constructor(
-    readonly text: string,
-    readonly maxDepth: number,
-  ) {}
-
-  ws(): void {
-    const t = this.text;
-    let p = this.pos;
-    for (;;) {
-      const c = t.charCodeAt(p);
-      if (c === 32 || c === 9 || c === 13) p++;
-      else if (c === 10) {
-        p++;
-        this.line++;
-        this.lineStart = p;
-      } else break;
-    }
-    this.pos = p;
-  }
-
-  /** The text ended where more JSON was needed. */
-  ended(): Fail {
-    const at = this.open.length ? this.open[this.open.length - 1]! : -1;
-    if (at < 0) return new Fail(this.text.length, this.text.trim() === '' ? 'the text is empty: expected a JSON value' : 'the text ends before the JSON does (truncated?)');
-    const { line, column } = lineColumn(this.text, at);
-    return new Fail(this.text.length, `the text ends before the JSON does: '${this.text[at]}' at line ${line}, column ${column} is not closed`);
-  }
-
-  /** `wantValue`: a value or a key was expected here, so a bare word is probably a quoting mistake. */
-  unexpected(pos: number, expected: string, wantValue = false): Fail {
-    if (pos >= this.text.length) return this.ended();
-    const c = this.text.charCodeAt(pos);
-    if (c === 39) return new Fail(pos, `${expected}; found ' (JSON strings and keys need double quotes)`);
-    if (c === 47 && (this.text[pos + 1] === '/' || this.text[pos + 1] === '*')) return new Fail(pos, `${expected}; found a comment (JSON has no comments)`);
-    const word = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(this.text.slice(pos, pos + 40));
-    if (word && wantValue) {
-      const w = word[0];
-      const hint =
-        w === 'NaN' || w === 'Infinity'
-          ? ' (JSON has no NaN or Infinity)'
-          : /^(true|false|null)$/i.test(w)
-            ? ' (JSON writes true, false and null in lower case)'
-            : w === 'undefined'
-              ? ' (JSON has no undefined; use null)'
-              : ' (strings and keys need double quotes)';
-      return new Fail(pos, `${expected}; found '${w}'${hint}`);
-    }
-    if (word) return new Fail(pos, `${expected}; found '${word[0]}'`);
-    return new Fail(pos, `${expected}; found ${describeChar(this.text, pos)}`);
-  }
-
-  range(start: number, startLine: number, startLineStart: number): SourceRange {
-    return { offset: start, line: startLine, column: start - startLineStart + 1, end: this.pos, endLine: this.line, endColumn: this.pos - this.lineStart + 1 };
-  }
-
-  /** A value at this.pos (whitespace already skipped); leaves its node in this.node. */
-  value(path: string, depth: number, key: SourceRange | undefined): unknown {
-    const t = this.text;
-    const c = t.charCodeAt(this.pos);
-    const start = this.pos;
-    const line = this.line;
-    const lineStart = this.lineStart;
-    let value: unknown;
-    let type: JsonType;
-    if (c === 123) return this.object(path, depth + 1, key);
-    if (c === 91) return this.array(path, depth + 1, key);
-    if (c === 34) {
-      value = this.string();
-      type = 'string';
-    } else if (c === 45 || (c >= 48 && c <= 57)) {
-      value = this.number();
-      type = 'number';
-    } else if (c === 116 && t.startsWith('true', start)) {
-      this.pos += 4;
-      value = true;
-      type = 'boolean';
-    } else if (c === 102 && t.startsWith('false', start)) {
-      this.pos += 5;
-      value = false;
-      type = 'boolean';
-    } else if (c === 110 && t.startsWith('null', start)) {
-      this.pos += 4;
-      value = null;
-      type = 'null';
-    } else throw this.unexpected(start, 'expected a value (a string, number, object, array, true, false or null)', true);
-    this.node = { path, type, range: this.range(start, line, lineStart), key };
-    return value;
-  }
-
-  string(): string {
-    const t = this.text;
-    const start = this.pos;
-    let p = start + 1;
-    let chunk = p;
-    let out = '';
-    for (;;) {
-      const c = t.charCodeAt(p);
-      if (c === 34) {
-        out += t.slice(chunk, p);
-        this.pos = p + 1;
-        return out;
-      }
-      if (c === 92) {
-        out += t.slice(chunk, p);
-        const e = t.charCodeAt(p + 1);
-        switch (e) {
-          case 34: out += '"'; p += 2; break;
-          case 92: out += '\\'; p += 2; break;
-          case 47: out += '/'; p += 2; break;
-          case 98: out += '\b'; p += 2; break;
-          case 102: out += '\f'; p += 2; break;
-          case 110: out += '\n'; p += 2; break;
-          case 114: out += '\r'; p += 2; break;
-          case 116: out += '\t'; p += 2; break;
-          case 117: {
-            let code = 0;
-            for (let k = 2; k < 6; k++) {
-              const h = hexDigit(t.charCodeAt(p + k));
-              if (h < 0) {
-                if (p + k >= t.length) throw this.unterminated(start);
-                throw new Fail(p, `invalid escape '${t.slice(p, p + k + 1)}' in a string: \\u needs four hex digits`);
-              }
-              code = code * 16 + h;
-            }
-            // Lone surrogates are accepted, as JSON.parse accepts them.
-            out += String.fromCharCode(code);
-            p += 6;
-            break;
-          }
-          default:
-            if (p + 1 >= t.length) throw this.unterminated(start);
-            throw new Fail(p, `invalid escape '\\${e < 32 ? '' : t[p + 1]}' in a string (JSON has \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)`);
-        }
-        chunk = p;
-        continue;
-      }
-      if (!(c >= 32)) {
-        // Control characters (and the end of the text, where charCodeAt gives NaN).
-        if (p >= t.length) throw this.unterminated(start);
-        if (c === 10) throw new Fail(start, 'the string is not closed before the end of the line (a line break inside a string is written \\n)');
-        const name = CONTROL_NAMES[c];
-        throw new Fail(p, `bare control character U+${c.toString(16).toUpperCase().padStart(4, '0')} in a string (write it escaped${name ? `: ${name}` : `: \\u${c.toString(16).padStart(4, '0')}`})`);
-      }
-      p++;
-    }
-  }
-
-  unterminated(start: number): Fail {
-    return new Fail(start, 'unterminated string: the text ends before its closing "');
-  }
-
-  number(): number {
-    const t = this.text;
-    const start = this.pos;
-    let p = start;
-    let c = t.charCodeAt(p);
-    if (c === 45) c = t.charCodeAt(++p);
-    if (c === 48) {
-      c = t.charCodeAt(++p);
-      if (c >= 48 && c <= 57) throw new Fail(p - 1, 'numbers cannot have leading zeros');
-    } else if (c >= 49 && c <= 57) {
-      do c = t.charCodeAt(++p);
-      while (c >= 48 && c <= 57);
-    } else throw this.unexpectedInNumber(p, "expected a digit after '-'");
-    if (c === 46) {
-      c = t.charCodeAt(++p);
-      if (!(c >= 48 && c <= 57)) throw this.unexpectedInNumber(p, 'expected a digit after the decimal point');
-      do c = t.charCodeAt(++p);
-      while (c >= 48 && c <= 57);
-    }
-    if (c === 101 || c === 69) {
-      c = t.charCodeAt(++p);
-      if (c === 43 || c === 45) c = t.charCodeAt(++p);
-      if (!(c >= 48 && c <= 57)) throw this.unexpectedInNumber(p, 'expected a digit in the exponent');
-      do c = t.charCodeAt(++p);
-      while (c >= 48 && c <= 57);
-    }
-    this.pos = p;
-    // The same decimal-to-double conversion JSON.parse uses (1e400 is Infinity, -0 stays -0).
-    return Number(t.slice(start, p));
-  }
-
-  unexpectedInNumber(p: number, reason: string): Fail {
-    if (p >= this.text.length) return this.ended();
-    return new Fail(p, `${reason}; found ${describeChar(this.text, p)}`);
-  }
-
-  enter(start: number, depth: number): void {
-    if (depth > this.maxDepth) throw new Fail(start, `nested deeper than ${this.maxDepth} levels of objects and arrays`);
-    this.open.push(start);
-  }
-
-  /**
-   * After an object member or array element: true when the container's closing bracket (`close`) follows,
-   * false when a ',' announces another item; a trailing comma or anything else is an error.
-   */
-  closesAfterItem(close: number, item: 'member' | 'element'): boolean {
-    const t = this.text;
-    this.ws();
-    const c = t.charCodeAt(this.pos);
-    const bracket = String.fromCharCode(close);
-    if (c === 44) {
-      const comma = this.pos;
-      this.pos++;
-      this.ws();
-      if (t.charCodeAt(this.pos) === close) throw new Fail(comma, `trailing comma: no ${item} follows this ',' before '${bracket}'`);
-      return false;
-    }
-    if (c === close) return true;
-    throw this.unexpected(this.pos, `expected ',' or '${bracket}' after ${item === 'member' ? 'an object member' : 'an array element'}`);
-  }
-
-  object(path: string, depth: number, key: SourceRange | undefined): Record<string, unknown> {
-    const t = this.text;
-    const start = this.pos;
-    const line = this.line;
-    const lineStart = this.lineStart;
-    this.enter(start, depth);
-    const obj: Record<string, unknown> = {};
-    const members = new Map<string, JsonNode>();
-    this.pos++;
-    this.ws();
-    if (t.charCodeAt(this.pos) !== 125) {
-      for (;;) {
-        const k = this.pos;
-        if (t.charCodeAt(k) !== 34) throw this.unexpected(k, members.size ? 'expected a key in double quotes after \',\'' : "expected a key in double quotes or '}'", true);
-        const kLine = this.line;
-        const kLineStart = this.lineStart;
-        const name = this.string();
-        const keyRange = this.range(k, kLine, kLineStart);
-        this.ws();
-        if (t.charCodeAt(this.pos) !== 58) throw this.unexpected(this.pos, `expected ':' after the key ${JSON.stringify(name.length > 40 ? name.slice(0, 40) + '…' : name)}`);
-        this.pos++;
-        this.ws();
-        const v = this.value(childPath(path, name), depth, keyRange);
-        defineMember(obj, name, v);
-        members.set(name, this.node);
-        if (this.closesAfterItem(125, 'member')) break;
-      }
-    }
-    this.pos++;
-    this.open.pop();
-    this.node = { path, type: 'object', range: this.range(start, line, lineStart), key, members };
-    return obj;
-  }
-
-  array(path: string, depth: number, key: SourceRange | undefined): unknown[] {
-    const t = this.text;
-    const start = this.pos;
-    const line = this.line;
-    const lineStart = this.lineStart;
-    this.enter(start, depth);
-    const arr: unknown[] = [];
-    const items: JsonNode[] = [];
-    this.pos++;
-    this.ws();
-    if (t.charCodeAt(this.pos) !== 93) {
-      for (;;) {
-        if (this.pos >= t.length) throw this.ended();
-        arr.push(this.value(childPath(path, arr.length), depth, undefined));
-        items.push(this.node);
-        if (this.closesAfterItem(93, 'element')) break;
-      }
-    }
-    this.pos++;
-    this.open.pop();
-    this.node = { path, type: 'array', range: this.range(start, line, lineStart), key, items };
-    return arr;
-  }
-}
+const unterminated = (start: number) => new Fail(start, 'unterminated string: the text ends before its closing "');
+const EXPECT_VALUE = 'expected a value (a string, number, object, array, true, false or null)';
 
 /**
  * Parses `text` as JSON (strictly: what JSON.parse accepts, and the same value) and records where each
  * value is. Objects and arrays nested deeper than `maxDepth` are refused with an error, never a stack overflow.
  */
 export function parseJsonLocated(text: string, options: { maxDepth?: number } = {}): LocateResult {
-  const p = new Parser(text, options.maxDepth ?? MAX_DEPTH);
+  const maxDepth = options.maxDepth ?? MAX_DEPTH;
+  const n = text.length;
+  /** The objects and arrays still open, innermost last. */
+  const stack: JsonNode[] = [];
+  let root: JsonNode | undefined;
+  // What the grammar wants next; jsonc-parser reports an error at the token that does not fit, and this
+  // (with the text there) says why in our words, so its error codes are not needed.
+  let expect: 'value' | 'key' | 'colon' | 'after' = 'value';
+  let comma = -1; // the ',' that led to the current 'value' or 'key', else -1
+  let keyName = '';
+  let keyRange: SourceRange | undefined;
+
+  // Line and column of offsets met in text order, in one pass over the newlines.
+  let line = 1;
+  let lineStart = 0;
+  let nl = text.indexOf('\n');
+  const startAt = (offset: number): SourceRange => {
+    for (; nl !== -1 && nl < offset; nl = text.indexOf('\n', nl + 1)) {
+      line++;
+      lineStart = nl + 1;
+    }
+    const column = offset - lineStart + 1;
+    return { offset, line, column, end: offset, endLine: line, endColumn: column };
+  };
+  const finish = (range: SourceRange, end: number): SourceRange => {
+    startAt(end);
+    range.end = end;
+    range.endLine = line;
+    range.endColumn = end - lineStart + 1;
+    return range;
+  };
+
+  /** The text ended where more JSON was needed. */
+  const ended = (): Fail => {
+    const at = stack[stack.length - 1]?.range;
+    if (!at) return new Fail(n, text.trim() === '' ? 'the text is empty: expected a JSON value' : 'the text ends before the JSON does (truncated?)');
+    return new Fail(n, `the text ends before the JSON does: '${text[at.offset]}' at line ${at.line}, column ${at.column} is not closed`);
+  };
+  /** `wantValue`: a value or a key was expected here, so a bare word is probably a quoting mistake. */
+  const unexpected = (pos: number, expected: string, wantValue = false): Fail => {
+    if (pos >= n) return ended();
+    const c = text.charCodeAt(pos);
+    if (c === 39) return new Fail(pos, `${expected}; found ' (JSON strings and keys need double quotes)`);
+    if (c === 47 && (text[pos + 1] === '/' || text[pos + 1] === '*')) return new Fail(pos, `${expected}; found a comment (JSON has no comments)`);
+    const w = WORD.exec(text.slice(pos, pos + 40))?.[0];
+    if (!w) return new Fail(pos, `${expected}; found ${describeChar(text, pos)}`);
+    if (!wantValue) return new Fail(pos, `${expected}; found '${w}'`);
+    const hint =
+      w === 'NaN' || w === 'Infinity'
+        ? 'JSON has no NaN or Infinity'
+        : /^(true|false|null)$/i.test(w)
+          ? 'JSON writes true, false and null in lower case'
+          : w === 'undefined'
+            ? 'JSON has no undefined; use null'
+            : 'strings and keys need double quotes';
+    return new Fail(pos, `${expected}; found '${w}' (${hint})`);
+  };
+  const inNumber = (p: number, reason: string): Fail => (p >= n ? ended() : new Fail(p, `${reason}; found ${describeChar(text, p)}`));
+
+  /** The end of the string, number or literal at `start`, or what is wrong with it. */
+  const scanValue = (start: number): number | Fail => {
+    const t = text;
+    let p = start;
+    let c = t.charCodeAt(p);
+    if (c === 34) {
+      for (p++; ; p++) {
+        c = t.charCodeAt(p);
+        if (c === 34) return p + 1;
+        if (p >= n) return unterminated(start);
+        if (c === 92) {
+          const e = t[p + 1];
+          if (e === 'u') {
+            const hex = HEX4.exec(t.slice(p + 2, p + 6))![0];
+            if (hex.length < 4) return p + 2 + hex.length >= n ? unterminated(start) : new Fail(p, `invalid escape '${t.slice(p, p + 3 + hex.length)}' in a string: \\u needs four hex digits`);
+            p += 5;
+          } else if (e !== undefined && '"\\/bfnrt'.includes(e)) p++;
+          else if (e === undefined) return unterminated(start);
+          else return new Fail(p, `invalid escape '\\${e < ' ' ? '' : e}' in a string (JSON has \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)`);
+        } else if (c < 32) {
+          if (c === 10) return new Fail(start, 'the string is not closed before the end of the line (a line break inside a string is written \\n)');
+          const hex = c.toString(16);
+          return new Fail(p, `bare control character U+${hex.toUpperCase().padStart(4, '0')} in a string (write it escaped: ${CONTROL_NAMES[c] ?? `\\u${hex.padStart(4, '0')}`})`);
+        }
+      }
+    }
+    if (c === 45 || isDigit(c)) {
+      if (c === 45) c = t.charCodeAt(++p);
+      if (c === 48) c = t.charCodeAt(++p); // a digit after it is caught in onLiteralValue
+      else if (isDigit(c)) while (isDigit((c = t.charCodeAt(++p))));
+      else return inNumber(p, "expected a digit after '-'");
+      if (c === 46) {
+        if (!isDigit(t.charCodeAt(++p))) return inNumber(p, 'expected a digit after the decimal point');
+        while (isDigit((c = t.charCodeAt(++p))));
+      }
+      if (c === 101 || c === 69) {
+        c = t.charCodeAt(++p);
+        if (c === 43 || c === 45) c = t.charCodeAt(++p);
+        if (!isDigit(c)) return inNumber(p, 'expected a digit in the exponent');
+        while (isDigit(t.charCodeAt(++p)));
+      }
+      return p;
+    }
+    const literal = /^(?:true|false|null)/.exec(t.slice(start, start + 5));
+    return literal ? start + literal[0].length : unexpected(start, EXPECT_VALUE, true);
+  };
+
+  /** Why the token at `pos` (or the end of the text) does not fit where it is. */
+  const explain = (pos: number): Fail => {
+    const top = stack[stack.length - 1];
+    if (expect === 'value' || expect === 'key') {
+      if (comma >= 0 && text[pos] === (top?.items ? ']' : '}')) return new Fail(comma, `trailing comma: no ${top?.items ? 'element' : 'member'} follows this ',' before '${text[pos]}'`);
+      if (pos >= n) return ended();
+      if (expect === 'key' && text[pos] !== '"') return unexpected(pos, comma >= 0 ? "expected a key in double quotes after ','" : "expected a key in double quotes or '}'", true);
+      const end = scanValue(pos);
+      if (end instanceof Fail) return end;
+      // A whole literal glued to more of a word ('truex'): jsonc-parser refuses the word, we the rest of it.
+      pos = end;
+    }
+    if (expect === 'colon') return unexpected(pos, `expected ':' after the key ${JSON.stringify(keyName.length > 40 ? keyName.slice(0, 40) + '…' : keyName)}`);
+    return unexpected(pos, !top ? 'unexpected text after the JSON value (only one value is allowed)' : top.items ? "expected ',' or ']' after an array element" : "expected ',' or '}' after an object member");
+  };
+
+  /** A new value at `offset`, added to its container (a repeated key keeps its place in `members`, as JSON.parse does). */
+  const place = (type: JsonType, offset: number): JsonNode => {
+    const parent = stack[stack.length - 1];
+    const path = !parent ? ROOT_PATH : childPath(parent.path, parent.items ? parent.items.length : keyName);
+    const node: JsonNode = { path, type, range: startAt(offset), key: keyRange };
+    if (!parent) root = node;
+    else if (parent.items) parent.items.push(node);
+    else parent.members!.set(keyName, node);
+    keyRange = undefined;
+    expect = 'after';
+    return node;
+  };
+  const begin = (type: 'object' | 'array') => (offset: number) => {
+    if (stack.length >= maxDepth) throw new Fail(offset, `nested deeper than ${maxDepth} levels of objects and arrays`);
+    const node = place(type, offset);
+    if (type === 'object') node.members = new Map();
+    else node.items = [];
+    stack.push(node);
+    expect = type === 'object' ? 'key' : 'value';
+    comma = -1;
+  };
+  const end = (offset: number) => {
+    if (offset >= n) throw explain(offset); // the text ended inside this object or array
+    finish(stack.pop()!.range, offset + 1);
+    expect = 'after';
+  };
+
   try {
-    p.ws();
-    if (p.pos >= text.length) throw p.ended();
-    const value = p.value(ROOT_PATH, 0, undefined);
-    p.ws();
-    if (p.pos < text.length) throw p.unexpected(p.pos, 'unexpected text after the JSON value (only one value is allowed)');
-    return { ok: true, value, root: p.node };
+    visit(
+      text,
+      {
+        onObjectBegin: begin('object'),
+        onArrayBegin: begin('array'),
+        onObjectEnd: end,
+        onArrayEnd: end,
+        onObjectProperty: (name: string, offset: number, length: number) => {
+          keyName = name;
+          keyRange = finish(startAt(offset), offset + length);
+          expect = 'colon';
+        },
+        onSeparator: (sep: string, offset: number) => {
+          expect = sep === ':' || stack[stack.length - 1]!.items ? 'value' : 'key';
+          comma = sep === ',' ? offset : -1;
+        },
+        onLiteralValue: (value: unknown, offset: number, length: number) => {
+          // jsonc-parser reads "012" as the numbers 0 and 12 (only a leading 0 can end a number before a digit).
+          if (typeof value === 'number' && isDigit(text.charCodeAt(offset + length))) throw new Fail(offset + length - 1, 'numbers cannot have leading zeros');
+          const type = value === null ? 'null' : (typeof value as 'string' | 'number' | 'boolean');
+          finish(place(type, offset).range, offset + length);
+        },
+        onError: (_code: number, offset: number) => {
+          throw explain(offset);
+        },
+      },
+      { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false },
+    );
+    // The tree is valid JSON, so JSON.parse gives the value: -0, 1e400, repeated keys and an own "__proto__" as it does.
+    return { ok: true, value: JSON.parse(text), root: root! };
   } catch (e) {
     if (!(e instanceof Fail)) throw e;
     const { line, column } = lineColumn(text, e.offset);
@@ -472,59 +357,21 @@ export function parseJsonLocated(text: string, options: { maxDepth?: number } = 
 }
 
 /**
- * Pretty-prints valid JSON with `indent` spaces, keeping every token as written (numbers such as 1.0 or
- * 1e400, escapes, repeated keys): only whitespace changes. For text JSON.stringify would print the same
- * way it equals JSON.stringify(JSON.parse(text), null, indent). Syntax errors come back unchanged.
+ * Pretty-prints valid JSON with `indent` spaces (jsonc-parser's formatter), keeping every token as written
+ * (numbers such as 1.0 or 1e400, escapes, repeated keys): only whitespace changes. For text JSON.stringify
+ * would print the same way it equals JSON.stringify(JSON.parse(text), null, indent). Syntax errors come back unchanged.
  */
 export function formatJson(text: string, indent = 2): { ok: true; text: string } | { ok: false; error: JsonSyntaxError } {
   const parsed = parseJsonLocated(text);
   if (!parsed.ok) return parsed;
-  const out: string[] = [];
-  const pad = (d: number) => '\n' + ' '.repeat(indent * d);
-  let depth = 0;
-  const n = text.length;
-  let i = 0;
-  const skipWs = (j: number) => {
-    while (j < n) {
-      const c = text.charCodeAt(j);
-      if (c === 32 || c === 9 || c === 10 || c === 13) j++;
-      else break;
-    }
-    return j;
-  };
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 9 || c === 10 || c === 13) i++;
-    else if (c === 34) {
-      let j = i + 1;
-      while (text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1;
-      out.push(text.slice(i, j + 1));
-      i = j + 1;
-    } else if (c === 123 || c === 91) {
-      const close = c === 123 ? '}' : ']';
-      const j = skipWs(i + 1);
-      if (text[j] === close) {
-        out.push(text[i]! + close);
-        i = j + 1;
-      } else {
-        out.push(text[i]! + pad(++depth));
-        i++;
-      }
-    } else if (c === 125 || c === 93) {
-      out.push(pad(--depth) + text[i]!);
-      i++;
-    } else if (c === 44) {
-      out.push(',' + pad(depth));
-      i++;
-    } else if (c === 58) {
-      out.push(': ');
-      i++;
-    } else {
-      let j = i + 1;
-      for (let d = text.charCodeAt(j); j < n && d !== 44 && d !== 93 && d !== 125 && d !== 58 && d !== 32 && d !== 9 && d !== 10 && d !== 13; d = text.charCodeAt(++j));
-      out.push(text.slice(i, j));
-      i = j;
-    }
+  // In valid JSON a raw "\r" is whitespace; the formatter would copy it into its line breaks.
+  const src = text.replaceAll('\r', ' ');
+  let out = '';
+  let last = 0;
+  // The edits come in text order; applied in one pass (applyEdits re-copies the text for each).
+  for (const e of format(src, undefined, { tabSize: indent, insertSpaces: true, eol: '\n' })) {
+    out += src.slice(last, e.offset) + e.content;
+    last = e.offset + e.length;
   }
-  return { ok: true, text: out.join('') };
+  return { ok: true, text: out + src.slice(last) };
 }

@@ -19,7 +19,7 @@ export interface Piece {
   part?: number;
 }
 
-/** A user message that reports agent state (brief §5) rather than asking something. */
+/** A user message that reports agent state (docs/CONCEPTS.md#segments) rather than asking something. */
 export function isStatusBar(content: string): boolean {
   return content.startsWith('<agent_status>');
 }

@@ -3,7 +3,7 @@
 import type { ChatRequest } from '../scenarios/types';
 import { tokenBytes } from './byteLevel';
 import { layoutPieces, TOOLS_MESSAGE, type Piece, type Role, type Segment } from './layout';
-import { encodeText, renderRequest, renderToolJson, type RenderOptions, type Tokenizer } from './tokenizer';
+import { encodeText, renderRequest, renderToolJson, type RenderOptions, type Tokenizer } from './chatTemplate';
 import { tokensFromBytes } from './tokenText';
 
 export type { Role, Segment } from './layout';

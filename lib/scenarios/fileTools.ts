@@ -1,5 +1,6 @@
-// The file-tools agent of the book's kv-cache experiment (brief §3): read_file / find / grep.
-// Tool schemas only; scripted runs over them are built by lib/agent and the training corpus.
+// The file-tools agent of the book's kv-cache experiment (docs/CONCEPTS.md#harmful-context-patterns):
+// read_file / find / grep. Tool schemas only; scripted runs over them are built by lib/agent and the
+// training corpus.
 import type { ToolDef } from './types';
 
 export const FILE_AGENT_SYSTEM =

@@ -12,7 +12,7 @@ export interface Text {
   zh: string;
 }
 
-/** A named set of messages for analysis (attention mass per region, brief §5), by index into request.messages. */
+/** A named set of messages for analysis (attention mass per region, docs/CONCEPTS.md#regions), by index into request.messages. */
 export interface Region {
   id: string;
   label: Text;

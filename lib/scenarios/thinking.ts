@@ -1,7 +1,8 @@
-// A small two-question run of a thinking model (brief §2): the Vancouver walk-through with
-// reasoning_content on every assistant turn, then a follow-up question about Toronto. The agent is
-// perfectly append-only, yet Qwen3's template drops the earlier <think> blocks once the second question
-// arrives, so call 3 is not an extension of call 2 (see lib/cache/thinkDrop.ts). Plain data only.
+// A small two-question run of a thinking model (docs/CONCEPTS.md#think-block-drop): the Vancouver
+// walk-through with reasoning_content on every assistant turn, then a follow-up question about Toronto.
+// The agent is perfectly append-only, yet Qwen3's template drops the earlier <think> blocks once the
+// second question arrives, so call 3 is not an extension of call 2 (see lib/cache/thinkDrop.ts). Plain
+// data only.
 import type { Scenario } from './index';
 import type { ChatMessage, ChatRequest } from './types';
 import { VANCOUVER_MESSAGES, WEATHER_SYSTEM, WEATHER_TOOLS } from './vancouver';

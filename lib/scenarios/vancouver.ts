@@ -1,5 +1,6 @@
-// The chapter's canonical walk-through (brief §1): time and weather in Vancouver, two parallel
-// tool calls, two tool results, final answer. Exact strings from the book; plain data only.
+// The chapter's canonical walk-through (docs/CONCEPTS.md#the-message-list): time and weather in
+// Vancouver, two parallel tool calls, two tool results, final answer. Exact strings from the book; plain
+// data only.
 import type { ChatMessage, ChatRequest, ToolDef } from './types';
 
 export const WEATHER_SYSTEM =

@@ -1,5 +1,6 @@
-// The status-bar A/B of the chapter (brief §5): three calls to Xfinity with web_search distractors,
-// then "call one more time"; arm B appends an <agent_status> user message. Exact strings from the brief.
+// The status-bar A/B of the chapter (docs/CONCEPTS.md#status-bar-ab): three calls to Xfinity with
+// web_search distractors, then "call one more time"; arm B appends an <agent_status> user message. The
+// strings are the experiment's, word for word.
 import type { ChatMessage, ChatRequest, ToolDef } from './types';
 
 export const CALL_LIMIT_TOOLS: ToolDef[] = [
@@ -35,7 +36,7 @@ export interface StatusBarCounts {
   calls: Array<[string, number]>;
 }
 
-/** The `<agent_status>` message of arm B, in the brief's exact wording. */
+/** The `<agent_status>` message of arm B, in the experiment's exact wording (docs/CONCEPTS.md#status-bar-ab). */
 export function statusBar({ company, limit, calls }: StatusBarCounts): string {
   const total = calls.reduce((s, [, n]) => s + n, 0);
   const times = (n: number) => `${n} ${n === 1 ? 'time' : 'times'}`;

@@ -1,6 +1,7 @@
 // Rasters of the A/B heatmaps: the rows of one arm from the shared prefix on, over a key axis common to
 // both arms (NaN where a key is in the row's future or past the arm's end), and max pooling of a matrix
 // into fewer pixels so that a single bright cell never disappears. Pure TS: no DOM, no React, no I/O.
+import { poolMatrix, type Raster } from './raster';
 
 /**
  * Rows `fromRow` … T − 1 of a T × T attention matrix (row-major, rows = query positions from 0) over keys
@@ -20,30 +21,11 @@ export function rowBlock(matrix: Float32Array, T: number, fromRow: number, keys:
 }
 
 /**
- * rows × cols (row-major) pooled to outRows × outCols: each output cell is the max over the input cells it
- * covers, NaN skipped (all NaN → NaN). Output sizes ≥ input sizes keep that axis as it is.
+ * rows × cols (row-major) pooled to outRows × outCols by max (lib/view/raster poolMatrix), NaN skipped (all
+ * NaN → NaN). Output sizes ≥ input sizes keep that axis as it is.
  */
-export function poolMax(values: Float32Array, rows: number, cols: number, outRows: number, outCols: number): { data: Float32Array; rows: number; cols: number } {
-  const R = Math.max(1, Math.min(rows, outRows));
-  const C = Math.max(1, Math.min(cols, outCols));
-  if (R === rows && C === cols) return { data: values.slice(0, rows * cols), rows, cols };
-  const out = new Float32Array(R * C).fill(NaN);
-  const bounds = (n: number, m: number) => Array.from({ length: m + 1 }, (_, i) => Math.floor((i * n) / m));
-  const rb = bounds(rows, R);
-  const cb = bounds(cols, C);
-  for (let y = 0; y < R; y++) {
-    for (let x = 0; x < C; x++) {
-      let best = NaN;
-      for (let r = rb[y]!; r < Math.max(rb[y]! + 1, rb[y + 1]!); r++) {
-        for (let c = cb[x]!; c < Math.max(cb[x]! + 1, cb[x + 1]!); c++) {
-          const v = values[r * cols + c]!;
-          if (!Number.isNaN(v) && (Number.isNaN(best) || v > best)) best = v;
-        }
-      }
-      out[y * C + x] = best;
-    }
-  }
-  return { data: out, rows: R, cols: C };
+export function poolMax(values: Float32Array, rows: number, cols: number, outRows: number, outCols: number): Raster {
+  return poolMatrix(values, rows, cols, Math.max(1, Math.min(rows, outRows)), Math.max(1, Math.min(cols, outCols)), 'max');
 }
 
 /** Largest finite value (0 when none). */

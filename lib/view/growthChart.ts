@@ -1,11 +1,12 @@
 // Geometry and number formats of the context-growth chart of an imported run log (components/data/GrowthChart):
 // columns (one per call, or one per pixel column when there are more calls than pixels), the bars of each
 // colour as one SVG path, the cumulative line, the over-window bands, thinned x labels and compact tick
-// labels. Pure TS: no DOM, no React; no Intl (formats are the same in every locale).
+// labels (axes, maps and tick formats from lib/view/scale). Pure TS: no DOM, no React; no Intl (formats are
+// the same in every locale).
 
 import { formatCount } from '../prompt/request';
 import { MAX_TOKENS } from '../io/runlog';
-import { linearMap, niceAxis, niceStep, type Axis } from './chartAxis';
+import { formatPercent1, linearMap, niceAxis, niceStep, tickFormatter, type Axis } from './scale';
 import type { GrowthRow } from '../analysis/contextGrowth';
 
 /** Paul Tol's "bright" scheme (colour-blind safe), one colour per agent in order of first appearance; cycles after 7. */
@@ -40,24 +41,10 @@ export function formatUnits(n: number, digits = 1): string {
   return sign + formatCount(Number(int)) + (frac ? `.${frac}` : '');
 }
 
-/** A fraction as a percentage with one decimal: 0.86443 → "86.4%". */
-export function formatPercent(x: number): string {
-  return `${(100 * x).toFixed(1)}%`;
-}
+/** A fraction as a percentage with one decimal: 0.86443 → "86.4%" (lib/view/scale formatPercent1). */
+export const formatPercent = formatPercent1;
 
-/**
- * Labels for one axis's ticks, all in the unit the largest tick needs so that an axis never mixes
- * "8,000" with "10k": below 10,000 as they are (with separators), then k, M or B with at most 3 decimals.
- */
-export function tickFormatter(ticks: readonly number[]): (v: number) => string {
-  const top = ticks.reduce((m, v) => Math.max(m, Math.abs(v)), 0);
-  const [d, unit] = top < 10_000 ? [1, ''] : top < 1e6 ? [1e3, 'k'] : top < 1e9 ? [1e6, 'M'] : [1e9, 'B'];
-  return (v) => {
-    if (v === 0) return '0';
-    if (d === 1) return Number.isInteger(v) ? formatCount(v) : String(Number(v.toFixed(2)));
-    return `${v < 0 ? '-' : ''}${String(Number((Math.abs(v) / d).toFixed(3)))}${unit}`;
-  };
-}
+export { tickFormatter } from './scale';
 
 /** Labels of the x axis's call numbers: as tickFormatter gives them, except call 1, always "1" (never "0.001k"). */
 export function callTickLabels(calls: readonly number[]): string[] {

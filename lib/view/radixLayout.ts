@@ -5,6 +5,8 @@
 //   `width`, so long shared prefixes look long while one-token edges stay wide enough for a label.
 // - rows: children in the order of the first call through them; a node shares the row of its first child,
 //   so the path of call 1 is a straight line and every branch leaves it downward.
+// Hand-written rather than d3-hierarchy's tree/cluster: those space nodes by depth in edges, while here an
+// edge is as long as its token count (with a floor for its label) and rows follow the order of the calls.
 import type { RadixNode } from '../cache/radix';
 
 export interface LaidNode {

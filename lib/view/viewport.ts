@@ -5,6 +5,10 @@
 // { q0, k0, span } shows rows [q0, q0+span) and columns [k0, k0+span); all three may be fractional, so
 // zooming keeps the point under the pointer exactly fixed. A clamped viewport lies inside [0, T]² and
 // has min(MIN_SPAN, T) ≤ span ≤ T.
+//
+// Hand-written rather than lib/view/raster's poolMatrix over integer blocks: the window is fractional in cell
+// units (zooming keeps the point under the pointer fixed), a pixel takes the cells whose centres fall in it,
+// and pooling skips the masked triangle block by block (half of a causal matrix is never read).
 
 export interface Viewport {
   /** First visible row (query), in cell units; may be fractional. */

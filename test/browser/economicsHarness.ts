@@ -8,7 +8,7 @@
 import { createElement, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { CacheEconomics } from '../../components/kv/CacheEconomics';
-import type { Analysed } from '../../components/lab/Lab';
+import type { Analysed } from '../../lib/state/analysed';
 import { LangProvider } from '../../components/common/i18n';
 import { runOf } from '../../lib/agent/run';
 import { isLang } from '../../lib/i18n';

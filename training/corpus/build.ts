@@ -145,7 +145,7 @@ async function main() {
   const trainProse = { zh: prose.zh.slice(0, splitAt(prose.zh)), en: prose.en.slice(0, splitAt(prose.en)) };
   const valProse = { zh: prose.zh.slice(splitAt(prose.zh)), en: prose.en.slice(splitAt(prose.en)) };
   const rng = new Rng(1234);
-  let t = Date.now();
+  const t = Date.now();
   const trainR = renderAll(fullTok, generate(rng, 'train', COUNTS, trainProse));
   const valR = renderAll(fullTok, generate(new Rng(5678), 'heldOut', VAL_COUNTS, valProse));
   console.log(`rendered and tokenized with Qwen3 in ${((Date.now() - t) / 1000).toFixed(1)} s`);

@@ -1,6 +1,6 @@
-// The customer-service call-limit family (brief §5): count earlier phone calls to one company and
-// decide to call again or refuse. No assistant text ever restates a count, so without the status bar
-// the count must come from the raw tool-call records.
+// The customer-service call-limit family (docs/CONCEPTS.md#status-bar-ab): count earlier phone calls to
+// one company and decide to call again or refuse. No assistant text ever restates a count, so without
+// the status bar the count must come from the raw tool-call records.
 import { CALL_LIMIT_TOOLS, callLimitSystem, statusBar } from '../../lib/scenarios/xfinity';
 import { pyJson } from '../../lib/scenarios/json';
 import type { ChatMessage } from '../../lib/scenarios/types';

@@ -1,5 +1,5 @@
-// The time/weather family (brief §1): parallel tool calls, tool results, a final answer with
-// reasoning. The Vancouver walk-through of the chapter is one instance of it.
+// The time/weather family (docs/CONCEPTS.md#the-message-list): parallel tool calls, tool results, a
+// final answer with reasoning. The Vancouver walk-through of the chapter is one instance of it.
 import { WEATHER_SYSTEM, WEATHER_TOOLS } from '../../lib/scenarios/vancouver';
 import { pyJson } from '../../lib/scenarios/json';
 import type { ChatMessage, ToolCall } from '../../lib/scenarios/types';

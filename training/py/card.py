@@ -29,7 +29,7 @@ METRIC_KEYS = """| key | meaning |
 | `call_limit.<arm>.decision_attention_by_region.<region>` | attention mass (mean over heads) of the decision position — the last token of the generation prompt — on each region, per layer and averaged over layers, averaged over cases. Regions: `system_tools`, `phone_target` (calls to the company in question and their results), `phone_other`, `search`, `latest_user`, `status_bar` |
 | `call_limit.gap_points` | with-bar accuracy minus without-bar accuracy, in points |
 | `xfinity` | the brief's canonical Xfinity scenario (3 of 3 calls made): decision, greedy output and region masses per arm |
-| `sink.per_layer_head` | sink score of key 0 (brief §4: mean of A[q, 0] over q ≥ 16) per layer and head, averaged over `sink.prompts` held-out sequences |
+| `sink.per_layer_head` | sink score of key 0 (kvscope docs/CONCEPTS.md#sink-score: mean of A[q, 0] over q ≥ 16) per layer and head, averaged over `sink.prompts` held-out sequences |
 | `sink.head_mean_per_layer`, `sink.uniform_baseline` | the mean over heads, and the score attention would have if spread evenly (mean of 1/(q+1) over the same queries) |
 | `sink.sink_heads_over_0.3` | heads whose score exceeds 0.3 (Gu et al.'s sink-head threshold) |
 | `sink.where_attention_rests` | per layer, the token strings receiving the most attention (mean over heads and queries q ≥ 16) |
@@ -158,7 +158,7 @@ def main():
         o = x[arm]
         out = o["output"].replace("\n", "↵").replace("|", "\\|")
         lines.append(f"| {arm} | {o['tokens']} | {o['decision']} | {o['p_tool_call_first_token']} | `{out[:160]}` |")
-    lines += ["", "### Attention sink (brief §4)", "",
+    lines += ["", "### Attention sink", "",
               f"Sink score of the first token (key 0, queries q ≥ {sink['min_query']}), averaged over {sink['prompts']} held-out sequences; "
               f"uniform baseline {sink['uniform_baseline']} (what the score would be if attention were spread evenly).", "",
               "| layer | " + " | ".join(f"head {h}" for h in range(len(sink["per_layer_head"][0]))) + " | head-mean |",

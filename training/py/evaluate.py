@@ -15,7 +15,7 @@ from data import collate, load_json, load_split
 from shipped import ROOT, load_shipped, model_dir
 from tokens import Vocab
 
-MIN_QUERY = 16  # brief §4: queries that see fewer keys would inflate the sink score
+MIN_QUERY = 16  # docs/CONCEPTS.md#sink-score: queries that see fewer keys would inflate the sink score
 REGIONS = ["system_tools", "phone_target", "phone_other", "search", "latest_user", "status_bar"]
 
 

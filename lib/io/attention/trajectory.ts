@@ -1,7 +1,8 @@
-// Reads the book's `attention_visualization` trajectory JSON (BRIEF §7): `attention_data.attention_matrix` is one
-// layer averaged over heads; `output_only: false` → lower-triangular square (row q: q + 1 entries, or T zero-padded);
-// `output_only: true` → only generated rows, row i has context_length + i + 1 entries (ragged, or padded).
-// ReAct runs add `llm_calls[…]`, each with its own attention_data.
+// Reads the book's `attention_visualization` trajectory JSON
+// (docs/ATTENTION_FORMAT.md#trajectory-json-attention_visualization): `attention_data.attention_matrix`
+// is one layer averaged over heads; `output_only: false` → lower-triangular square (row q: q + 1 entries,
+// or T zero-padded); `output_only: true` → only generated rows, row i has context_length + i + 1 entries
+// (ragged, or padded). ReAct runs add `llm_calls[…]`, each with its own attention_data.
 
 import { ImportError, LIMITS, maxRowSumDeviation, ROW_SUM_REJECT, VALUE_TOL, type ImportedAttention, type ImportedCall, type ImportedLayer } from './types';
 

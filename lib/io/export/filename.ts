@@ -20,9 +20,9 @@ export function sanitizeFilename(name: string): string {
     .replace(/[^\p{L}\p{M}\p{N}._-]+/gu, '-')
     .replace(/-{2,}/g, '-')
     .replace(/\.{2,}/g, '.')
-    .replace(/^[.\-]+|[.\-]+$/g, '');
+    .replace(/^[.-]+|[.-]+$/g, '');
   const cps = Array.from(s);
-  if (cps.length > MAX_STEM) s = cps.slice(0, MAX_STEM).join('').replace(/[.\-]+$/g, '');
+  if (cps.length > MAX_STEM) s = cps.slice(0, MAX_STEM).join('').replace(/[.-]+$/g, '');
   if (!s) return FALLBACK_STEM;
   if (WINDOWS_RESERVED.test(s.split('.')[0]!)) s = `_${s}`;
   return s;

@@ -259,6 +259,7 @@ export function layoutExport(parts: readonly ExportPart[], opts: LayoutOptions =
 // ---- XML -------------------------------------------------------------------------------------------------
 
 /** Characters XML 1.0 does not allow at all (not even as references): replaced by U+FFFD. */
+// eslint-disable-next-line no-control-regex -- matching the control characters is the point
 const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** Text content: & < > escaped, characters XML cannot hold replaced. */

@@ -1,0 +1,77 @@
+'use client';
+// The page's notices above the tabs: model load progress, errors, the worker's restart note, the run's
+// status line (#status, which tests and users wait on) and the overlay shown while files are dragged in.
+import type { ReactNode } from 'react';
+import { useT, type T } from '../common/i18n';
+import type { RunStage } from './useAttentionRun';
+import type { WorkerNote } from './useEngine';
+
+export function Alert({ children }: { children: ReactNode }) {
+  return (
+    <div role="alert" style={{ color: '#a00', background: '#fde2e1', padding: '6px 10px', borderRadius: 4, whiteSpace: 'pre-wrap' }}>
+      {children}
+    </div>
+  );
+}
+
+const STAGES = ['downloading', 'loading runtime', 'reading checkpoint', 'building graph', 'compiling graph', 'ready'];
+
+/** A load stage in the page's language; stages the strings do not know are shown as the worker named them. */
+function stageLabel(t: T, stage: string): string {
+  return STAGES.includes(stage) ? t(`stage.${stage}` as 'stage.ready') : stage;
+}
+
+export function LoadProgress({ model, stage, fraction }: { model: string; stage: string; fraction: number }) {
+  const t = useT();
+  return (
+    <div aria-live="polite" data-role="load-progress">
+      <progress value={fraction} max={1} style={{ width: 320 }} /> <span>{t('model.loading', { model, stage: stageLabel(t, stage) })}</span>
+    </div>
+  );
+}
+
+export function WorkerNotice({ note, onRestart }: { note: WorkerNote; onRestart: () => void }) {
+  const t = useT();
+  return (
+    <div role="status" data-role="worker-note" style={{ background: note.kind === 'failed' ? '#fde2e1' : '#fff3cd', padding: '6px 10px', borderRadius: 4 }}>
+      {note.kind === 'restarted' ? t('error.workerRestarted', { reason: note.reason }) : t('error.workerFailed', { reason: note.reason })}{' '}
+      {note.kind === 'failed' && <button onClick={onRestart}>{t('error.restart')}</button>}
+    </div>
+  );
+}
+
+export interface RunStatusProps {
+  ready: boolean;
+  tokens: number | null;
+  layer: number;
+  stage: RunStage | null;
+  /** The head as the summary names it. */
+  head: string;
+}
+
+/** One line: what the run is doing, or a summary of what is shown. */
+export function RunStatus({ ready, tokens, layer, stage, head }: RunStatusProps) {
+  const t = useT();
+  return (
+    <div id="status" data-ready={ready ? 'true' : 'false'} data-tokens={tokens ?? 0} data-layer={layer} style={{ color: '#333', minHeight: 20 }} aria-live="polite">
+      {stage ? (
+        <span>
+          <progress style={{ width: 120, verticalAlign: 'middle' }} /> {t(stage === 'running' ? 'run.running' : 'run.rendering')}
+        </span>
+      ) : tokens !== null ? (
+        t('run.summary', { tokens, layer, head })
+      ) : (
+        ''
+      )}
+    </div>
+  );
+}
+
+export function DropOverlay() {
+  const t = useT();
+  return (
+    <div data-role="drop-overlay" style={{ position: 'fixed', inset: 0, background: 'rgba(68,119,170,0.15)', border: '4px dashed #4477AA', display: 'grid', placeItems: 'center', fontSize: 20, zIndex: 50, pointerEvents: 'none' }}>
+      <span style={{ background: '#fff', padding: '10px 18px', borderRadius: 6 }}>{t('data.dropOverlay')}</span>
+    </div>
+  );
+}

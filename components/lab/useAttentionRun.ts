@@ -1,0 +1,49 @@
+'use client';
+// The page's attention run: the shown request through the chat template (in the worker), each call of its
+// agent loop rendered alike for the inspector, then one prefill returning every layer's attention.
+import { useMemo, useState } from 'react';
+import { runOf } from '../../lib/agent/run';
+import { displayToken } from '../../lib/prompt/label';
+import type { Prompt } from '../../lib/prompt/prompt';
+import type { ChatRequest } from '../../lib/scenarios/types';
+import type { Analysed } from '../../lib/state/analysed';
+import type { Tensor } from '../../lib/tensor';
+import { renderPrompt } from '../../lib/engine/renderPrompt';
+import { useEngineTask } from '../hooks/useEngineTask';
+import type { Engine } from './useEngine';
+
+/** Which step the run is at (the status line names it). */
+export type RunStage = 'rendering' | 'running';
+
+export interface AttentionRun {
+  /** The last finished run; kept while the next one runs, dropped while no model is ready. */
+  data: Analysed | null;
+  /** Set while a run is in progress. */
+  stage: RunStage | null;
+  error: string | null;
+}
+
+/** Runs `request` on the chosen model once it is loaded; again after a worker restart (`epoch`). */
+export function useAttentionRun(engine: Engine, model: string, request: ChatRequest | null): AttentionRun {
+  const { client, phase, loaded, epoch } = engine;
+  // The request's content names the run: the same request (even a new object) is not run twice.
+  const requestKey = useMemo(() => (request ? JSON.stringify(request) : null), [request]);
+  const ready = phase.kind === 'ready' && client !== null && loaded?.id === model;
+  // No valid request (a custom scenario not yet valid): the last run stays, and nothing runs until there is one.
+  const [last, setLast] = useState<string | null>(null);
+  const key = !ready ? null : requestKey === null ? last : `${model}\u0000${epoch}\u0000${requestKey}`;
+  if (key !== last) setLast(key);
+  const task = useEngineTask<Analysed, RunStage>(key, async ({ signal, progress }) => {
+    const c = client!;
+    const req = request!;
+    progress('rendering');
+    const prompt = await renderPrompt(c, req, signal);
+    const agentRun = runOf(req);
+    const callPrompts: Prompt[] = [];
+    for (const call of agentRun.calls) callPrompts.push(await renderPrompt(c, call.request, signal));
+    progress('running');
+    const run = (await c.prefill(prompt.ids, { signal })) as { attention: Tensor[] };
+    return { run: agentRun, callPrompts, prompt, labels: prompt.tokens.map(displayToken), attention: run.attention, tokens: prompt.ids.length };
+  });
+  return { data: task.value, stage: task.running ? (task.progress ?? 'rendering') : null, error: task.error };
+}

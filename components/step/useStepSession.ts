@@ -1,0 +1,115 @@
+'use client';
+// The Step tab's session on the worker's real K/V cache (lib/generate/stepSession), one per analysed prompt:
+// operations on it with their busy line and errors, and moves of the cursor. Views read what it returns.
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import type { EngineClient } from '../../lib/engine/client';
+import { StepSession } from '../../lib/generate/stepSession';
+import type { Analysed } from '../../lib/state/analysed';
+import { useT } from '../common/i18n';
+
+/** Operations that run longer than this show a progress indicator. */
+const BUSY_AFTER_MS = 500;
+
+export interface StepOps {
+  /** The session of the analysed prompt (null before the first one). */
+  session: StepSession | null;
+  /** Same session across renders; read it in callbacks that outlive one. */
+  sessionRef: React.RefObject<StepSession | null>;
+  /** Counts sessions, to tell a new session from an old one at the same cursor. */
+  sessionNo: number;
+  /** Aborted when the current session is replaced or the tab unmounts: work on it (a generation) stops. */
+  lifetime: () => AbortSignal;
+  cursor: number;
+  /** Tokens on the timeline (prompt plus generated). */
+  length: number;
+  /** First generated token, or null. */
+  genStart: number | null;
+  /** The running operation's label, once it took longer than BUSY_AFTER_MS. */
+  busy: string | null;
+  error: string | null;
+  setError: (e: string | null) => void;
+  /** Operations in flight (moves asked for meanwhile are dropped, not queued). */
+  inFlight: React.RefObject<number>;
+  /** Re-renders after the session changed in place. */
+  refresh: () => void;
+  /** Runs one session operation: errors are shown, a progress line appears if it takes > 0.5 s. False on failure. */
+  run: (label: string, fn: () => Promise<unknown>) => Promise<boolean>;
+  /** Moves the cursor to `target` (clamped to 1…length) with one extend or one fork. */
+  move: (target: number) => void;
+}
+
+export function useStepSession(client: EngineClient, analysed: Analysed | null): StepOps {
+  const t = useT();
+  const [, refresh] = useReducer((x: number) => x + 1, 0);
+  const sessionRef = useRef<StepSession | null>(null);
+  const [session, setSession] = useState<StepSession | null>(null);
+  const [sessionNo, setSessionNo] = useState(0);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const inFlight = useRef(0);
+  const life = useRef(new AbortController());
+
+  const run = useCallback(async (label: string, fn: () => Promise<unknown>): Promise<boolean> => {
+    inFlight.current++;
+    const timer = setTimeout(() => setBusy(label), BUSY_AFTER_MS);
+    try {
+      await fn();
+      setError(null);
+      return true;
+    } catch (e) {
+      setError((e as Error).message);
+      return false;
+    } finally {
+      clearTimeout(timer);
+      inFlight.current--;
+      if (inFlight.current === 0) setBusy(null);
+      refresh();
+    }
+  }, []);
+
+  // A session per analysed prompt; opening the tab (re)establishes the cache as the whole prompt with ONE
+  // prefill (other views share this worker's cache), so the first view is the decision position.
+  useEffect(() => {
+    if (!analysed) return;
+    const s = new StepSession(client, analysed.prompt.ids);
+    const ac = new AbortController();
+    life.current = ac;
+    sessionRef.current = s;
+    setSession(s);
+    setSessionNo((n) => n + 1);
+    void run(t('step.busyPrefill', { n: analysed.prompt.ids.length }), () => s.establish(analysed.prompt.ids.length));
+    return () => {
+      ac.abort();
+      sessionRef.current = null;
+    };
+  }, [client, analysed]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const move = useCallback(
+    (target: number) => {
+      const cur = sessionRef.current;
+      if (!cur || inFlight.current > 0) return; // key repeats while a move runs are dropped, not queued
+      const to = Math.max(1, Math.min(target, cur.seq.length));
+      if (to === cur.cursor) return;
+      const label = to > cur.cursor ? t('step.busyExtend', { n: to - cur.cursor }) : t('step.busyFork');
+      void run(label, () => cur.moveTo(to));
+    },
+    [t, run],
+  );
+
+  return {
+    session,
+    sessionRef,
+    sessionNo,
+    lifetime: () => life.current.signal,
+    cursor: session?.cursor ?? 0,
+    length: session?.seq.length ?? 0,
+    genStart: session?.genStart ?? null,
+    busy,
+    error,
+    setError,
+    inFlight,
+    refresh,
+    run,
+    move,
+  };
+}
