@@ -8,7 +8,6 @@ import {
   agentColor,
   columnAt,
   columnOf,
-  formatPercent,
   formatUnits,
   growthGeometry,
   layoutColumns,
@@ -16,11 +15,11 @@ import {
   parseAlpha,
   parseWindow,
   rectsPath,
-  tickFormatter,
   callTickLabels,
   tokenDomain,
   xCallTicks,
 } from '../lib/view/growthChart';
+import { formatPercent1 as formatPercent, tickFormatter } from '../lib/view/scale';
 
 test('layoutColumns: one column per call while calls fit; bars 70% of a ≥ 4 px slot, capped at 48 px', () => {
   const l = layoutColumns([5, 9, 3], 30, 10);

@@ -11,9 +11,10 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium, trackedPage } from './helpers/browser';
 import { serveHarness } from './helpers/harness';
-import { GROWTH_CHART } from '../components/data/GrowthChart';
+import { GROWTH_CHART } from '../components/data/useGrowthChart';
 import { formatCount } from '../lib/prompt/request';
-import { formatPercent, formatUnits } from '../lib/view/growthChart';
+import { formatUnits } from '../lib/view/growthChart';
+import { formatPercent1 as formatPercent } from '../lib/view/scale';
 import { contextGrowth } from '../lib/analysis/contextGrowth';
 import { parseRunLog, type RunLog } from '../lib/io/runlog';
 

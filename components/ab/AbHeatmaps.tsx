@@ -17,8 +17,6 @@ import { ArmRows, GUTTER, HoverTip, SegmentKey, type Hover } from './AbArmRows';
 import { DecisionDiff } from './AbDecisionDiff';
 import { AB_MAP, useAbRasters, type AbArmView } from './useAbRasters';
 
-export type { AbArmView } from './useAbRasters';
-export { DivergingLegend } from './AbDecisionDiff';
 
 export interface AbHeatmapsProps {
   a: AbArmView;

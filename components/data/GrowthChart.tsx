@@ -17,8 +17,6 @@ import { GrowthLegend } from './GrowthLegend';
 import { GrowthTooltip } from './GrowthTooltip';
 import { GROWTH_CHART, GROWTH_COLORS, useGrowthChart } from './useGrowthChart';
 
-export { GROWTH_CHART, GROWTH_COLORS } from './useGrowthChart';
-export { MAX_LEGEND_AGENTS } from './GrowthLegend';
 
 const { width: W, height: H, box: BOX } = GROWTH_CHART;
 const TINT_OPACITY = 0.35;

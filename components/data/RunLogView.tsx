@@ -6,7 +6,8 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { DEFAULT_ALPHA } from '../../lib/cache/accounting';
 import { formatCount } from '../../lib/prompt/request';
-import { agentColor, DEFAULT_WINDOW, formatPercent, formatUnits, parseAlpha, parseWindow, WINDOW_PRESETS } from '../../lib/view/growthChart';
+import { agentColor, DEFAULT_WINDOW, formatUnits, parseAlpha, parseWindow, WINDOW_PRESETS } from '../../lib/view/growthChart';
+import { formatPercent1 as formatPercent } from '../../lib/view/scale';
 import { contextGrowth, type ContextGrowth } from '../../lib/analysis/contextGrowth';
 import { MAX_TOKENS, type RunLog } from '../../lib/io/runlog';
 import { ExportFrame } from '../common/ExportFrame';

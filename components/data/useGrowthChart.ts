@@ -5,7 +5,8 @@
 import { useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { ContextGrowth, GrowthRow } from '../../lib/analysis/contextGrowth';
 import type { RunLog } from '../../lib/io/runlog';
-import { AGENT_COLORS, callTickLabels, callX, columnAt, columnOf, growthGeometry, tickFormatter, type Column, type PlotBox } from '../../lib/view/growthChart';
+import { AGENT_COLORS, callTickLabels, callX, columnAt, columnOf, growthGeometry, type Column, type PlotBox } from '../../lib/view/growthChart';
+import { tickFormatter } from '../../lib/view/scale';
 
 export const GROWTH_COLORS = {
   completion: '#333333',

@@ -6,7 +6,7 @@
 
 import { formatCount } from '../prompt/request';
 import { MAX_TOKENS } from '../io/runlog';
-import { formatPercent1, linearMap, niceAxis, niceStep, tickFormatter, type Axis } from './scale';
+import { linearMap, niceAxis, niceStep, tickFormatter, type Axis } from './scale';
 import type { GrowthRow } from '../analysis/contextGrowth';
 
 /** Paul Tol's "bright" scheme (colour-blind safe), one colour per agent in order of first appearance; cycles after 7. */
@@ -40,11 +40,6 @@ export function formatUnits(n: number, digits = 1): string {
   const sign = n < 0 && Number(s) !== 0 ? '-' : '';
   return sign + formatCount(Number(int)) + (frac ? `.${frac}` : '');
 }
-
-/** A fraction as a percentage with one decimal: 0.86443 → "86.4%" (lib/view/scale formatPercent1). */
-export const formatPercent = formatPercent1;
-
-export { tickFormatter } from './scale';
 
 /** Labels of the x axis's call numbers: as tickFormatter gives them, except call 1, always "1" (never "0.001k"). */
 export function callTickLabels(calls: readonly number[]): string[] {
