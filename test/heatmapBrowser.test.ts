@@ -11,7 +11,7 @@ import { serveHarness } from './helpers/harness';
 import { makeScale, MASK_RGB, sampleColormap } from '../lib/view/colormap';
 import { cellAt, fitAll, pointAt, visibleCells, zoomCentre, pan, type Viewport } from '../lib/view/viewport';
 import { cellValue, makeSpans, type MatrixKind } from './browser/heatmapMatrices';
-import { SEGMENT_COLORS } from '../components/attention/TokenView';
+import { SEGMENT_COLORS } from '../lib/view/palette';
 
 const scale = makeScale({ kind: 'linear', min: 0, max: 1 });
 let browser: Awaited<ReturnType<typeof launchChromium>>;

@@ -7,7 +7,7 @@ import { paintRgba, type Scale } from '../../lib/view/colormap';
 import { poolMax } from '../../lib/view/abRaster';
 import { hexRgb, poolSpan } from '../../lib/view/raster';
 import { MatrixCanvas } from '../charts/MatrixCanvas';
-import { SEGMENT_COLORS } from '../attention/TokenView';
+import { SEGMENT_COLORS } from '../../lib/view/palette';
 import { useT } from '../common/i18n';
 import { AB_MAP, type AbArmView } from './useAbRasters';
 

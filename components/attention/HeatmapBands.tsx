@@ -5,7 +5,7 @@
 import { useLayoutEffect, useRef, type PointerEvent } from 'react';
 import type { Span } from '../../lib/prompt/prompt';
 import { TOOLS_MESSAGE } from '../../lib/prompt/layout';
-import { SEGMENT_COLORS } from './TokenView';
+import { SEGMENT_COLORS } from '../../lib/view/palette';
 import type { T } from '../common/i18n';
 
 /** Thickness of the segment bands (CSS px). */

@@ -3,24 +3,11 @@
 // click/arrow-key selection and a segment legend. Shows what lib/prompt derived; computes nothing of its own.
 // Segment and role names are shown translated (lib/i18n, panels table); data values stay as lib/prompt names them.
 import { useEffect, useId, useMemo, useRef } from 'react';
-import { TOOLS_MESSAGE, type Segment, type Span, type TokenInfo } from '../../lib/prompt/prompt';
+import { TOOLS_MESSAGE, type Span, type TokenInfo } from '../../lib/prompt/prompt';
 import { displayToken } from '../../lib/prompt/label';
+import { SEGMENT_COLORS, SEGMENTS } from '../../lib/view/palette';
 import { useT } from '../common/i18n';
 
-/** Light background per segment: Paul Tol's colour-blind-safe "light" scheme, dark text readable on all. */
-export const SEGMENT_COLORS: Record<Segment, string> = {
-  template: '#DDDDDD',
-  system: '#77AADD',
-  tools: '#99DDFF',
-  user: '#EEDD88',
-  think: '#FFAABB',
-  answer: '#44BB99',
-  tool_call: '#EE8866',
-  tool_result: '#BBCC33',
-  status_bar: '#AAAA00',
-};
-
-const SEGMENTS = Object.keys(SEGMENT_COLORS) as Segment[];
 
 export interface TokenViewProps {
   tokens: TokenInfo[];

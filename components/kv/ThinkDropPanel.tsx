@@ -11,7 +11,8 @@ import { displayToken } from '../../lib/prompt/label';
 import { spanIndexAt } from '../../lib/prompt/prompt';
 import { THINKING_REQUEST } from '../../lib/scenarios/thinking';
 import { BatchStatus, ECON_COLORS, fmtInt, FONT, LegendRow, MONO, Swatch } from './econParts';
-import { SEGMENT_COLORS, TokenView } from '../attention/TokenView';
+import { SEGMENT_COLORS } from '../../lib/view/palette';
+import { TokenView } from '../attention/TokenView';
 import { usePromptBatch, type RenderPrompt } from '../hooks/usePromptBatch';
 import { useT } from '../common/i18n';
 

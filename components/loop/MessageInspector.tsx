@@ -7,9 +7,9 @@ import { callTokenCounts } from '../../lib/agent/run';
 import { messageTokenCounts, type Prompt } from '../../lib/prompt/prompt';
 import type { ChatMessage } from '../../lib/scenarios/types';
 import { STRINGS } from '../../lib/i18n';
+import { ROLE_COLORS } from '../../lib/view/palette';
 import { useT, type T } from '../common/i18n';
 
-const ROLE_COLOURS: Record<string, string> = { system: '#77AADD', user: '#EEDD88', assistant: '#44BB99', tool: '#BBCC33' };
 
 function preview(m: ChatMessage): string {
   const calls = 'tool_calls' in m && m.tool_calls ? m.tool_calls.map((c) => `${c.function.name}(${c.function.arguments})`).join(' ') : '';
@@ -64,7 +64,7 @@ export function MessageInspector({ run, prompts }: { run: Run; prompts: Prompt[]
 function Row({ m, j, tokens, isNew, t }: { m: ChatMessage; j: number; tokens: number; isNew: boolean; t: T }) {
   return (
     <div data-appended={isNew ? 'true' : 'false'} style={{ display: 'flex', gap: 6, padding: '2px 4px', margin: '2px 0', background: isNew ? '#fff3b0' : 'transparent', borderRadius: 3 }}>
-      <span style={{ background: ROLE_COLOURS[m.role] ?? '#ddd', borderRadius: 3, padding: '0 4px', minWidth: 58, textAlign: 'center' }} data-message-role={m.role}>
+      <span style={{ background: ROLE_COLORS[m.role] ?? '#ddd', borderRadius: 3, padding: '0 4px', minWidth: 58, textAlign: 'center' }} data-message-role={m.role}>
         {`role.${m.role}` in STRINGS ? t(`role.${m.role}`) : m.role}
       </span>
       <span style={{ flex: 1, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }} title={preview(m)}>

@@ -7,7 +7,7 @@ import { useCallback, useMemo, useRef, useState } from 'react';
 import type { Segment, Span } from '../../lib/prompt/prompt';
 import { paintRgba, type ColormapName, type Scale } from '../../lib/view/colormap';
 import { hexRgb, poolMatrix, poolSpan } from '../../lib/view/raster';
-import { SEGMENT_COLORS } from '../attention/TokenView';
+import { SEGMENT_COLORS } from '../../lib/view/palette';
 import { MatrixCanvas, useDevicePixelRatio } from '../charts/MatrixCanvas';
 import { useT } from '../common/i18n';
 

@@ -5,7 +5,7 @@
 // itself is StepLab's; this is the form and the reading.
 import type { GenField, GenForm } from '../../lib/generate/genForm';
 import type { ParsedAssistant } from '../../lib/prompt/assistantOutput';
-import { SEGMENT_COLORS } from '../attention/TokenView';
+import { SEGMENT_COLORS } from '../../lib/view/palette';
 import { useT } from '../common/i18n';
 
 export interface GenRun {

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import type { Span, TokenInfo } from '../../lib/prompt/prompt';
 import { displayToken } from '../../lib/prompt/label';
 import { rgbHex, sampleColormap, type ColormapName, type Scale } from '../../lib/view/colormap';
-import { SEGMENT_COLORS } from '../attention/TokenView';
+import { SEGMENT_COLORS } from '../../lib/view/palette';
 import { useT } from '../common/i18n';
 
 export interface StepTokensProps {
