@@ -35,10 +35,11 @@ test('settings and custom scenarios survive a reload', async () => {
   assert.equal(a.getState().hydrated, true);
   a.getState().setLang('zh');
   a.getState().setModel('kvscope-tiny-sink');
-  a.getState().setView({ layer: 2, head: 3, scale: 'log', colormap: 'magma', hideSink: true });
+  a.getState().setView({ layer: 2, head: 3, scale: 'log', colormap: 'magma', hideSink: true, pinned: [7, 0, 7, -1] });
   const good = scenarioRequest('beijing');
   const id = a.getState().createCustom('my case', JSON.stringify(good), good);
   a.getState().editCustomText(id, '{"messages": [');
+  a.getState().setContext(0);
   a.getState().setSelectedToken(7);
   a.getState().setTab('kv');
 
@@ -46,7 +47,7 @@ test('settings and custom scenarios survive a reload', async () => {
   const s = b.getState();
   assert.equal(s.lang, 'zh');
   assert.equal(s.model, 'kvscope-tiny-sink');
-  assert.deepEqual(s.view, { layer: 2, head: 3, scale: 'log', gamma: 0.5, colormap: 'magma', hideSink: true });
+  assert.deepEqual(s.view, { layer: 2, head: 3, scale: 'log', gamma: 0.5, colormap: 'magma', hideSink: true, pinned: [0, 7] });
   assert.equal(s.scenario, customRef(id));
   const c = customOf(s, s.scenario)!;
   assert.equal(c.name, 'my case');
@@ -54,6 +55,7 @@ test('settings and custom scenarios survive a reload', async () => {
   assert.equal(c.text, '{"messages": [');
   assert.deepEqual(c.lastGood, good);
   assert.equal(s.selectedToken, 7);
+  assert.equal(s.context, 0);
   assert.equal(s.tab, 'kv');
 });
 

@@ -23,7 +23,7 @@ function builtIn(): SharePayload {
     v: 1,
     model: 'kvscope-tiny-sink',
     tab: 'kv',
-    view: { layer: 2, head: 3, scale: 'log', gamma: 0.7, colormap: 'magma', hideSink: true },
+    view: { layer: 2, head: 3, scale: 'log', gamma: 0.7, colormap: 'magma', hideSink: true, pinned: [0, 5] },
     scenario: { ref: 'xfinity:with-status' },
     selectedToken: 17,
   };

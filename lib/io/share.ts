@@ -11,6 +11,8 @@ import { EMBEDDED_MODELS, DEFAULT_MODEL } from '../model/embedded';
 import { addScenario, MAX_NAME_CHARS } from '../state/addScenario';
 import {
   customOf,
+  isContext,
+  type ContextChoice,
   sanitizeView,
   DEFAULT_VIEW,
   TABS,
@@ -43,6 +45,8 @@ export interface SharePayload {
   /** A built-in scenario travels as its ref; a custom one as its name and validated request. */
   scenario: ShareScenario;
   selectedToken?: number;
+  /** Which call of the agent loop the attention views show (absent: the last call). */
+  context?: ContextChoice;
 }
 
 export interface ShareLimits {
@@ -80,6 +84,7 @@ export function shareFromState(state: PersistedState): { ok: true; payload: Shar
   } else scenario = { ref: state.scenario };
   const payload: SharePayload = { v: SHARE_VERSION, model: state.model, tab: state.tab, view: state.view, scenario };
   if (state.selectedToken !== null) payload.selectedToken = state.selectedToken;
+  if (state.context !== 'last') payload.context = state.context;
   return { ok: true, payload, notes };
 }
 
@@ -246,7 +251,7 @@ export function checkPayload(v: unknown): { ok: true; payload: SharePayload; not
     const newer = typeof v.v === 'number' && v.v > SHARE_VERSION;
     return { ok: false, error: newer ? `it was made by a newer version of kvscope (format ${v.v}; this page reads ${SHARE_VERSION})` : `unknown format version ${JSON.stringify(v.v)}` };
   }
-  const known = new Set(['v', 'model', 'tab', 'view', 'scenario', 'selectedToken']);
+  const known = new Set(['v', 'model', 'tab', 'view', 'scenario', 'selectedToken', 'context']);
   const extra = Object.keys(v).filter((k) => !known.has(k));
   if (extra.length) notes.push(`ignored fields: ${extra.join(', ')}`);
 
@@ -284,13 +289,19 @@ export function checkPayload(v: unknown): { ok: true; payload: SharePayload; not
   if (!isObj(v.view)) notes.push('view settings missing; defaults are used');
   else {
     for (const k of Object.keys(DEFAULT_VIEW) as (keyof ViewSettings)[]) {
-      if (v.view[k] !== view[k]) notes.push(`view.${k}: invalid value ${JSON.stringify(v.view[k])}; the default is used`);
+      // Links made before a field existed simply lack it: that is no error.
+      if (v.view[k] === undefined && k === 'pinned') continue;
+      if (JSON.stringify(v.view[k]) !== JSON.stringify(view[k])) notes.push(`view.${k}: invalid value ${JSON.stringify(v.view[k])}; the default is used`);
     }
   }
   const payload: SharePayload = { v: SHARE_VERSION, model: typeof model === 'string' ? model : DEFAULT_MODEL, tab, view, scenario };
   if (v.selectedToken !== undefined && v.selectedToken !== null) {
     if (isInt(v.selectedToken)) payload.selectedToken = v.selectedToken;
     else notes.push('selectedToken: not a token index; ignored');
+  }
+  if (v.context !== undefined) {
+    if (isContext(v.context)) payload.context = v.context;
+    else notes.push('context: expected "last", "all" or a call index; the last call is shown');
   }
   return { ok: true, payload, notes };
 }
@@ -332,6 +343,7 @@ export function applyShare(state: PersistedState, payload: SharePayload, now: nu
       custom,
       scenario,
       selectedToken: payload.selectedToken ?? null,
+      context: payload.context ?? 'last',
     },
     notes,
     created,

@@ -25,7 +25,21 @@ export interface ViewSettings {
   gamma: number;
   colormap: ColormapName;
   hideSink: boolean;
+  /**
+   * Key columns drawn at a readable minimum width beside the heatmap whatever the length and zoom
+   * (docs/CONCEPTS.md#pinned-columns); key 0, the attention sink's position, by default.
+   */
+  pinned: number[];
 }
+
+/** Columns pinned at most (each takes its own strip beside the heatmap). */
+export const MAX_PINNED = 4;
+
+/**
+ * Which prompt the attention run shows: the last call of the agent loop as it is sent (default, so its
+ * token count matches the inspector's), one earlier call (0-based index), or the whole conversation.
+ */
+export type ContextChoice = 'last' | 'all' | number;
 
 /** A user-made scenario: the editor's text as typed, and the last version that passed the validator. */
 export interface CustomScenario {
@@ -45,6 +59,8 @@ export interface PersistedState {
   view: ViewSettings;
   custom: CustomScenario[];
   selectedToken: number | null;
+  /** The agent-loop call (or the whole conversation) the attention run shows. */
+  context: ContextChoice;
   /** Which lab the page shows. */
   tab: Tab;
 }
@@ -58,6 +74,7 @@ export interface Actions {
   setScenario(ref: string): void;
   setView(patch: Partial<ViewSettings>): void;
   setSelectedToken(i: number | null): void;
+  setContext(c: ContextChoice): void;
   setTab(tab: Tab): void;
   /** Adds a scenario and selects it; returns its id. */
   createCustom(name: string, text: string, lastGood: ChatRequest | null): string;
@@ -72,10 +89,10 @@ export interface Actions {
 export type KvscopeState = PersistedState & Actions & { hydrated: boolean; persistError: string | null };
 export type KvscopeStore = StoreApi<KvscopeState> & { persist: { rehydrate(): Promise<void> | void } };
 
-export const DEFAULT_VIEW: ViewSettings = { layer: 0, head: 'mean', scale: 'power', gamma: DEFAULT_GAMMA, colormap: 'viridis', hideSink: false };
+export const DEFAULT_VIEW: ViewSettings = { layer: 0, head: 'mean', scale: 'power', gamma: DEFAULT_GAMMA, colormap: 'viridis', hideSink: false, pinned: [0] };
 
 export function defaultState(): PersistedState {
-  return { lang: 'en', model: DEFAULT_MODEL, scenario: DEFAULT_SCENARIO, view: { ...DEFAULT_VIEW }, custom: [], selectedToken: null, tab: 'attention' };
+  return { lang: 'en', model: DEFAULT_MODEL, scenario: DEFAULT_SCENARIO, view: { ...DEFAULT_VIEW }, custom: [], selectedToken: null, context: 'last', tab: 'attention' };
 }
 
 const SCALES: readonly ScaleKind[] = ['linear', 'log', 'power'];
@@ -94,6 +111,7 @@ export function sanitizeView(v: unknown): ViewSettings {
     gamma: typeof v.gamma === 'number' && v.gamma > 0 && v.gamma <= 4 ? v.gamma : d.gamma,
     colormap: COLORMAP_NAMES.includes(v.colormap as ColormapName) ? (v.colormap as ColormapName) : d.colormap,
     hideSink: typeof v.hideSink === 'boolean' ? v.hideSink : d.hideSink,
+    pinned: Array.isArray(v.pinned) ? [...new Set(v.pinned.filter((k) => isInt(k)))].sort((a, b) => a - b).slice(0, MAX_PINNED) : [...d.pinned],
   };
 }
 
@@ -138,8 +156,13 @@ export function sanitizePersisted(raw: unknown): PersistedState {
     view: sanitizeView(raw.view),
     custom: custom.slice(-MAX_CUSTOM),
     selectedToken: isInt(raw.selectedToken) ? raw.selectedToken : null,
+    context: isContext(raw.context) ? raw.context : d.context,
     tab: TABS.includes(raw.tab as Tab) ? (raw.tab as Tab) : d.tab,
   };
+}
+
+export function isContext(v: unknown): v is ContextChoice {
+  return v === 'last' || v === 'all' || isInt(v);
 }
 
 function isKnownRef(ref: string, customIds: ReadonlySet<string>): boolean {
@@ -219,17 +242,20 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           },
           setScenario: (ref) => {
             const ids = new Set(get().custom.map((c) => c.id));
-            if (isKnownRef(ref, ids)) set({ scenario: ref, selectedToken: null });
+            if (isKnownRef(ref, ids)) set({ scenario: ref, selectedToken: null, context: 'last' });
           },
           setView: (patch) => set({ view: sanitizeView({ ...get().view, ...patch }) }),
           setSelectedToken: (i) => set({ selectedToken: i }),
+          setContext: (c) => {
+            if (isContext(c)) set({ context: c, selectedToken: null });
+          },
           setTab: (tab) => {
             if (TABS.includes(tab)) set({ tab });
           },
           createCustom: (name, text, lastGood) => {
             const id = `c${now().toString(36)}${(counter++).toString(36)}`;
             const c: CustomScenario = { id, name: name.trim() || id, text, lastGood, createdAt: now() };
-            set({ custom: [...get().custom, c].slice(-MAX_CUSTOM), scenario: customRef(id), selectedToken: null });
+            set({ custom: [...get().custom, c].slice(-MAX_CUSTOM), scenario: customRef(id), selectedToken: null, context: 'last' });
             return id;
           },
           editCustomText: (id, text) => updateCustom(id, (c) => ({ ...c, text })),
@@ -254,6 +280,7 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           view: s.view,
           custom: s.custom,
           selectedToken: s.selectedToken,
+          context: s.context,
           tab: s.tab,
         }),
         // Older or newer versions: keep what still passes sanitising rather than dropping the user's scenarios.
