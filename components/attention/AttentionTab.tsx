@@ -1,12 +1,20 @@
 'use client';
-// The Attention tab: the agent loop's calls (inspector), the prompt's tokens with the selected query's top
-// keys, and the heatmap (controls, exportable picture, legend) beside the attention-sink panel.
+// The Attention tab: a header saying what is shown (model, scenario, which call of the agent loop, tokens,
+// layer, head) with the prompt picker; the heatmap figure sized to fit above the fold, beside the prompt's
+// tokens and the attention-sink panel; then the agent loop call by call (the inspector, which also picks).
+import { useRef } from 'react';
 import type { Analysed } from '../../lib/state/analysed';
-import type { ViewSettings } from '../../lib/state/store';
+import type { ContextChoice, ViewSettings } from '../../lib/state/store';
+import { contextLabel } from '../common/contextLabel';
+import { useT } from '../common/i18n';
+import { useFigurePx } from '../common/useFigurePx';
+import { ViewHeader } from '../common/ViewHeader';
+import { ContextPicker } from '../loop/ContextPicker';
 import { MessageInspector } from '../loop/MessageInspector';
 import { HeatmapSection } from './HeatmapSection';
+import { SinkPanel } from './SinkPanel';
 import { TokensSection } from './TokensSection';
-import type { AttentionView } from './useAttentionView';
+import { headLabel, type AttentionView } from './useAttentionView';
 
 export interface AttentionTabProps {
   data: Analysed | null;
@@ -17,18 +25,57 @@ export interface AttentionTabProps {
   /** The selected query token, already checked against the run's length. */
   selected: number | null;
   onSelect: (i: number | null) => void;
-  /** Names for the export's file and caption. */
+  /** Names for the header, the export's file and caption. */
   model: string;
   scenario: string;
+  scenarioName: string;
+  context: ContextChoice;
+  onContext: (c: ContextChoice) => void;
 }
 
-export function AttentionTab({ data, shown, view, onView, selected, onSelect, model, scenario }: AttentionTabProps) {
+/** What HeatmapSection draws around the square (controls, labels, legend; beside: labels, bands, pinned strips). */
+const FIGURE = { chromeV: 150, chromeH: 190, min: 360, max: 900 };
+/** The side column's smallest width beside the figure. */
+const ASIDE = 420;
+
+export function AttentionTab({ data, shown, view, onView, selected, onSelect, model, scenario, scenarioName, onContext }: AttentionTabProps) {
+  const t = useT();
+  const figureRef = useRef<HTMLDivElement>(null);
+  const px = useFigurePx(figureRef, { ...FIGURE, aside: ASIDE }, data?.tokens);
   if (!data) return null;
   return (
     <>
-      <MessageInspector run={data.run} prompts={data.callPrompts} />
-      <TokensSection data={data} matrix={shown.matrix} selected={selected} onSelect={onSelect} />
-      {shown.matrix && <HeatmapSection data={data} shown={shown} matrix={shown.matrix} view={view} onView={onView} model={model} scenario={scenario} />}
+      <ViewHeader
+        title={t('attention.title')}
+        facts={[
+          { key: 'model', label: t('fact.model'), value: model },
+          { key: 'scenario', label: t('fact.scenario'), value: scenarioName },
+          { key: 'context', label: t('fact.context'), value: contextLabel(t, data.context) },
+          { key: 'tokens', label: t('fact.tokens'), value: data.tokens },
+          { key: 'layer', label: t('fact.layer'), value: shown.layer },
+          { key: 'head', label: null, value: headLabel(t, shown.head) },
+        ]}
+      >
+        <ContextPicker data={data} onContext={onContext} />
+      </ViewHeader>
+      <div ref={figureRef} style={{ display: 'flex', gap: 'var(--sp-4)', alignItems: 'flex-start', flexWrap: 'wrap' }}>
+        <div style={{ flex: '0 0 auto' }}>
+          {shown.matrix && (
+            <HeatmapSection data={data} shown={shown} matrix={shown.matrix} view={view} onView={onView} model={model} scenario={scenario} selected={selected} onSelect={onSelect} px={px} />
+          )}
+        </div>
+        <div style={{ flex: `1 1 ${ASIDE}px`, minWidth: 0, display: 'grid', gap: 'var(--sp-3)' }}>
+          <div className="panel">
+            <TokensSection data={data} matrix={shown.matrix} selected={selected} onSelect={onSelect} />
+          </div>
+          <div className="panel">
+            <SinkPanel attention={data.attention} labels={data.labels} />
+          </div>
+        </div>
+      </div>
+      <div className="panel">
+        <MessageInspector run={data.run} prompts={data.callPrompts} shown={data.context} onShow={onContext} conversationTokens={data.conversationDiffers ? data.conversationTokens : null} />
+      </div>
     </>
   );
 }

@@ -5,10 +5,10 @@
 import { useRef, useState } from 'react';
 import { formatBytes } from '../../lib/analysis/kvBytes';
 import { useT, type T } from '../common/i18n';
+import { ViewHeader } from '../common/ViewHeader';
 import type { Imports, ImportNote } from '../hooks/useImports';
 import { RunLogView } from './RunLogView';
 import { ImportedAttentionView } from './ImportedAttentionView';
-
 
 export function DataLab({ imports }: { imports: Imports }) {
   const t = useT();
@@ -19,10 +19,35 @@ export function DataLab({ imports }: { imports: Imports }) {
   const current = items.find((i) => i.id === selected) ?? null;
 
   return (
-    <section aria-label={t('data.title')} data-role="data-lab" style={{ display: 'grid', gap: 14 }}>
-      <div style={{ display: 'grid', gap: 8, maxWidth: 1100 }}>
-        <h2 style={{ fontSize: 16, margin: '4px 0' }}>{t('data.title')}</h2>
-        <p style={{ margin: 0, color: '#333', lineHeight: 1.45 }}>{t('data.intro')}</p>
+    <section aria-label={t('data.title')} data-role="data-lab" style={{ display: 'grid', gap: 'var(--sp-3)' }}>
+      <ViewHeader
+        title={t('data.title')}
+        facts={current ? [{ key: 'shown', label: null, value: current.name }, { key: 'kind', label: null, value: t(current.kind === 'runlog' ? 'data.kind.runlog' : 'data.kind.attention') }] : []}
+      />
+      {/* The shown import first (the tab's main visual); importing and the list below it. */}
+      {current && (
+        <div className="panel" data-role="data-view">
+        {current && (!loaded || loaded.id !== current.id) && (
+          <div aria-live="polite">
+            <progress style={{ width: 120, verticalAlign: 'middle' }} /> {t('data.loading', { name: current.name })}
+          </div>
+        )}
+        {current && loaded && loaded.id === current.id && (
+          'error' in loaded ? (
+            <div role="alert" style={{ color: '#a00' }}>{t('data.loadFailed', { name: current.name, reason: loaded.error })}</div>
+          ) : !loaded.outcome.ok ? (
+            <div role="alert" style={{ color: '#a00', whiteSpace: 'pre-wrap' }}>{t('data.loadFailed', { name: current.name, reason: loaded.outcome.error })}</div>
+          ) : loaded.outcome.kind === 'runlog' ? (
+            <RunLogView key={current.id} log={loaded.outcome.log} name={current.name} notes={loaded.outcome.notes} />
+          ) : loaded.outcome.kind === 'attention' ? (
+            <ImportedAttentionView key={current.id} attention={loaded.outcome.attention} name={current.name} />
+          ) : null
+        )}
+        </div>
+      )}
+      <div data-role={current ? 'view-secondary' : undefined} style={{ display: 'flex', gap: 'var(--sp-3)', flexWrap: 'wrap', alignItems: 'flex-start' }}>
+      <div className="panel" style={{ display: 'grid', gap: 8, flex: '1 1 480px', minWidth: 0 }}>
+        <p style={{ margin: 0, lineHeight: 1.45 }}>{t('data.intro')}</p>
         <div
           data-role="drop-zone"
           onDragOver={(e) => {
@@ -82,7 +107,7 @@ export function DataLab({ imports }: { imports: Imports }) {
         </div>
       </div>
 
-      <div style={{ display: 'grid', gap: 6, maxWidth: 1100 }}>
+      <div className="panel" style={{ display: 'grid', gap: 6, flex: '1 1 480px', minWidth: 0, overflowX: 'auto' }}>
         <h3 style={{ fontSize: 15, margin: '4px 0' }}>
           {t('data.list')} <span style={{ fontWeight: 400, fontSize: 12, color: '#555' }}>— {t('data.listNote')}</span>
         </h3>
@@ -117,22 +142,7 @@ export function DataLab({ imports }: { imports: Imports }) {
         )}
       </div>
 
-      {current && (!loaded || loaded.id !== current.id) && (
-        <div aria-live="polite">
-          <progress style={{ width: 120, verticalAlign: 'middle' }} /> {t('data.loading', { name: current.name })}
-        </div>
-      )}
-      {current && loaded && loaded.id === current.id && (
-        'error' in loaded ? (
-          <div role="alert" style={{ color: '#a00' }}>{t('data.loadFailed', { name: current.name, reason: loaded.error })}</div>
-        ) : !loaded.outcome.ok ? (
-          <div role="alert" style={{ color: '#a00', whiteSpace: 'pre-wrap' }}>{t('data.loadFailed', { name: current.name, reason: loaded.outcome.error })}</div>
-        ) : loaded.outcome.kind === 'runlog' ? (
-          <RunLogView key={current.id} log={loaded.outcome.log} name={current.name} notes={loaded.outcome.notes} />
-        ) : loaded.outcome.kind === 'attention' ? (
-          <ImportedAttentionView key={current.id} attention={loaded.outcome.attention} name={current.name} />
-        ) : null
-      )}
+      </div>
     </section>
   );
 }

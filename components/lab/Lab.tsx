@@ -6,10 +6,12 @@ import { useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
 import type { ChatRequest } from '../../lib/scenarios/types';
-import { createKvscopeStore, customOf, type KvscopeStore } from '../../lib/state/store';
-import { LangProvider, useT } from '../common/i18n';
+import { createKvscopeStore, customOf, type CustomScenario, type KvscopeStore } from '../../lib/state/store';
+import { CATALOG } from '../../lib/scenarios/catalog';
+import { LangProvider, useLang, useT } from '../common/i18n';
+import { contextLabel } from '../common/contextLabel';
 import { AttentionTab } from '../attention/AttentionTab';
-import { headLabel, useAttentionView } from '../attention/useAttentionView';
+import { useAttentionView } from '../attention/useAttentionView';
 import { ScenarioPicker } from '../scenario/ScenarioPicker';
 import { CustomEditor } from '../scenario/CustomEditor';
 import { KvLab } from '../kv/KvLab';
@@ -17,15 +19,14 @@ import { StepLab } from '../step/StepLab';
 import { AbLab } from '../ab/AbLab';
 import { DataLab, ImportNoteView } from '../data/DataLab';
 import { useImports } from '../hooks/useImports';
-import { ModelPicker, useModelCards } from './ModelPicker';
+import { ModelDescription, ModelPicker, useModelCards } from './ModelPicker';
 import { Alert, DropOverlay, LoadProgress, RunStatus, WorkerNotice } from './Notices';
-import { ShareBar } from './ShareBar';
-import { Header, TabBar } from './TabBar';
+import { ShareButton, ShareNoteView } from './ShareBar';
+import { Header, TAB_ORDER, TabBar } from './TabBar';
+import { usePresentation } from './usePresentation';
 import { useAttentionRun } from './useAttentionRun';
 import { useShareBoot, useUrlImport, type Boot } from './useBoot';
 import { useEngine } from './useEngine';
-
-// Kept for callers that still import the type from here; new code imports lib/state/analysed.
 
 function browserStorage() {
   // Private modes may refuse localStorage: the store then reports persistError and keeps working in memory.
@@ -64,6 +65,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
   const engine = useEngine(boot.booted ? s.model : null);
   const { client, phase } = engine;
   const [dragging, setDragging] = useState(false);
+  const { present, setPresent } = usePresentation(TAB_ORDER, s.tab, s.setTab);
 
   const custom = customOf(s, s.scenario);
   // The request the views show: a built-in scenario's, or the custom scenario's last valid version.
@@ -73,15 +75,16 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
     return scenarioRequest(id, variant);
   }, [custom?.lastGood, s.scenario]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const { data, stage, error: runError } = useAttentionRun(engine, s.model, request);
+  const { data, stage, error: runError } = useAttentionRun(engine, s.model, request, s.context);
   const shown = useAttentionView(data, s.view);
   const selected = data && s.selectedToken !== null && s.selectedToken < data.tokens ? s.selectedToken : null;
   // The other tabs need a loaded model (they run their own requests on the worker).
   const engineTab = client && phase.kind === 'ready' ? client : null;
+  const scenarioName = useScenarioName(s.scenario, s.custom);
 
   return (
     <main
-      style={{ padding: '12px 20px 40px', display: 'grid', gap: 14, maxWidth: 1400, position: 'relative' }}
+      style={{ padding: 'var(--sp-3) var(--sp-5) 40px', display: 'grid', gap: 'var(--sp-3)', maxWidth: 1400, position: 'relative' }}
       // Files dropped anywhere on the page are imported (request bodies, run logs, attention files).
       onDragOver={(e) => {
         if (!e.dataTransfer.types.includes('Files')) return;
@@ -97,39 +100,59 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
       }}
     >
       {dragging && <DropOverlay />}
-      <Header lang={s.lang} onLang={s.setLang} />
+      {/* The chrome: everything a projector does not need (hidden in presentation mode). */}
+      <div data-chrome="" style={{ display: 'grid', gap: 'var(--sp-2)' }}>
+        <Header lang={s.lang} onLang={s.setLang} />
+        <div style={{ display: 'flex', gap: 'var(--sp-2) var(--sp-4)', alignItems: 'center', flexWrap: 'wrap' }}>
+          <ModelPicker models={models} value={s.model} onChange={s.setModel} disabled={phase.kind === 'loading'} />
+          <ScenarioPicker
+            value={s.scenario}
+            custom={s.custom}
+            onChange={s.setScenario}
+            onCopy={(name) => {
+              const req = request ?? { messages: [] };
+              s.createCustom(name, JSON.stringify(req, null, 2), request);
+            }}
+            onNew={(name) => s.createCustom(name, JSON.stringify({ messages: [{ role: 'user', content: '' }] }, null, 2), null)}
+            onRename={s.renameCustom}
+            onDelete={s.deleteCustom}
+          />
+          <ShareButton store={store} onNote={boot.setShareNote} />
+          <span style={{ marginLeft: 'auto' }}>
+            <RunStatus ready={Boolean(data && shown.matrix && !stage)} tokens={data?.tokens ?? null} layer={shown.layer} stage={stage} context={data ? contextLabel(t, data.context) : ''} />
+          </span>
+        </div>
+        <ModelDescription models={models} value={s.model} provider={phase.kind === 'ready' ? phase.info : null} />
+      </div>
 
-      <ModelPicker models={models} value={s.model} onChange={s.setModel} disabled={phase.kind === 'loading'} provider={phase.kind === 'ready' ? phase.info : null} />
       {phase.kind === 'loading' && <LoadProgress model={s.model} stage={phase.stage} fraction={phase.fraction} />}
       {phase.kind === 'failed' && <Alert>{t('error.prefix', { message: phase.message })}</Alert>}
       {engine.workerNote && <WorkerNotice note={engine.workerNote} onRestart={engine.restart} />}
-      {s.persistError && <div role="status" style={{ color: '#a15c00' }}>{t('error.persist', { message: s.persistError })}</div>}
-
-      <ScenarioPicker
-        value={s.scenario}
-        custom={s.custom}
-        onChange={s.setScenario}
-        onCopy={(name) => {
-          const req = request ?? { messages: [] };
-          s.createCustom(name, JSON.stringify(req, null, 2), request);
-        }}
-        onNew={(name) => s.createCustom(name, JSON.stringify({ messages: [{ role: 'user', content: '' }] }, null, 2), null)}
-        onRename={s.renameCustom}
-        onDelete={s.deleteCustom}
-      />
-
-      <ShareBar store={store} note={boot.shareNote} onNote={boot.setShareNote} />
-
+      {s.persistError && <div role="status" style={{ color: 'var(--c-warn)' }}>{t('error.persist', { message: s.persistError })}</div>}
+      <ShareNoteView note={boot.shareNote} onNote={boot.setShareNote} />
       {imports.note && <ImportNoteView note={imports.note} onDismiss={() => imports.setNote(null)} onOpenAnyway={imports.openAnyway} />}
-
-      {custom && <CustomEditor key={custom.id} custom={custom} onText={s.editCustomText} onAccept={s.acceptCustom} />}
-
+      {custom && (
+        <div data-chrome="">
+          <CustomEditor key={custom.id} custom={custom} onText={s.editCustomText} onAccept={s.acceptCustom} />
+        </div>
+      )}
       {runError && <Alert>{t('error.prefix', { message: runError })}</Alert>}
-      <RunStatus ready={Boolean(data && shown.matrix && !stage)} tokens={data?.tokens ?? null} layer={shown.layer} stage={stage} head={headLabel(t, shown.head)} />
 
-      <TabBar value={s.tab} onChange={s.setTab} />
+      <TabBar value={s.tab} onChange={s.setTab} present={present} onPresent={setPresent} />
       {s.tab === 'attention' && (
-        <AttentionTab data={data} shown={shown} view={s.view} onView={s.setView} selected={selected} onSelect={s.setSelectedToken} model={s.model} scenario={s.scenario} />
+        <AttentionTab
+          data={data}
+          shown={shown}
+          view={s.view}
+          onView={s.setView}
+          selected={selected}
+          onSelect={s.setSelectedToken}
+          model={s.model}
+          scenario={s.scenario}
+          scenarioName={scenarioName}
+          context={s.context}
+          onContext={s.setContext}
+        />
       )}
       {s.tab === 'step' && engineTab && <StepLab client={engineTab} analysed={data} vocab={engine.loaded?.vocab ?? null} generationConfig={engine.loaded?.generationConfig ?? null} />}
       {s.tab === 'ab' && engineTab && (
@@ -139,4 +162,12 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
       {s.tab === 'kv' && engineTab && <KvLab client={engineTab} analysed={data} vocab={engine.loaded?.vocab ?? null} layers={data?.attention.length ?? 0} custom={s.custom} />}
     </main>
   );
+}
+
+/** The shown scenario's name in the page's language (a built-in's title, or the user's name for their own). */
+function useScenarioName(ref: string, custom: CustomScenario[]): string {
+  const lang = useLang();
+  const own = customOf({ custom }, ref);
+  if (own) return own.name;
+  return CATALOG.find((e) => e.ref === ref)?.title[lang] ?? ref;
 }

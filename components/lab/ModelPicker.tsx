@@ -14,12 +14,11 @@ export interface ModelPickerProps {
   provider: LoadResult | null;
 }
 
-export function ModelPicker({ models, value, onChange, disabled, provider }: ModelPickerProps) {
+export function ModelPicker({ models, value, onChange, disabled }: Omit<ModelPickerProps, 'provider'>) {
   const t = useT();
-  const lang = useLang();
   const card = models.find((m) => m.id === value)?.card ?? null;
   return (
-    <div data-role="model-picker" style={{ display: 'flex', gap: 10, alignItems: 'baseline', flexWrap: 'wrap' }}>
+    <div data-role="model-picker" style={{ display: 'flex', gap: 'var(--sp-2)', alignItems: 'center' }}>
       <label>
         {t('model.label')}{' '}
         <select value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
@@ -32,16 +31,27 @@ export function ModelPicker({ models, value, onChange, disabled, provider }: Mod
         </select>
       </label>
       {card?.engineered && (
-        <span title={t('model.engineeredTitle')} style={{ background: '#EE8866', color: '#000', borderRadius: 3, padding: '0 6px', fontSize: 12 }}>
+        <span title={t('model.engineeredTitle')} style={{ background: 'var(--seg-tool-call)', color: '#000', borderRadius: 3, padding: '0 6px', fontSize: 'var(--fs-xs)' }}>
           {t('model.engineered')}
         </span>
       )}
-      <span data-role="model-description" style={{ color: '#444', fontSize: 13, flex: '1 1 400px' }}>
-        {card ? (lang === 'zh' ? card.descriptionZh : card.description) : ''}
+    </div>
+  );
+}
+
+/** The chosen model's one-line description from its card, and the runtime it runs on. */
+export function ModelDescription({ models, value, provider }: Pick<ModelPickerProps, 'models' | 'value' | 'provider'>) {
+  const t = useT();
+  const lang = useLang();
+  const card = models.find((m) => m.id === value)?.card ?? null;
+  const text = card ? (lang === 'zh' ? card.descriptionZh : card.description) : '';
+  return (
+    <div className="muted small" style={{ display: 'flex', gap: 'var(--sp-3)', minWidth: 0 }}>
+      {/* One line; the whole description is the title (the model card holds the rest). */}
+      <span data-role="model-description" title={text} style={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+        {text}
       </span>
-      {provider && (
-        <span style={{ color: '#666', fontSize: 12 }}>{t('model.provider', { provider: provider.provider, threads: provider.numThreads || 1 })}</span>
-      )}
+      {provider && <span style={{ whiteSpace: 'nowrap' }}>{t('model.provider', { provider: provider.provider, threads: provider.numThreads || 1 })}</span>}
     </div>
   );
 }

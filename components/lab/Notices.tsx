@@ -8,7 +8,7 @@ import type { WorkerNote } from './useEngine';
 
 export function Alert({ children }: { children: ReactNode }) {
   return (
-    <div role="alert" style={{ color: '#a00', background: '#fde2e1', padding: '6px 10px', borderRadius: 4, whiteSpace: 'pre-wrap' }}>
+    <div role="alert" style={{ color: 'var(--c-error)', background: 'var(--c-error-soft)', padding: '6px 10px', borderRadius: 'var(--radius)', whiteSpace: 'pre-wrap' }}>
       {children}
     </div>
   );
@@ -45,21 +45,21 @@ export interface RunStatusProps {
   tokens: number | null;
   layer: number;
   stage: RunStage | null;
-  /** The head as the summary names it. */
-  head: string;
+  /** Which prompt of the agent loop the run shows, as the page names it. */
+  context: string;
 }
 
-/** One line: what the run is doing, or a summary of what is shown. */
-export function RunStatus({ ready, tokens, layer, stage, head }: RunStatusProps) {
+/** One line: what the run is doing, or which prompt the views were computed on. */
+export function RunStatus({ ready, tokens, layer, stage, context }: RunStatusProps) {
   const t = useT();
   return (
-    <div id="status" data-ready={ready ? 'true' : 'false'} data-tokens={tokens ?? 0} data-layer={layer} style={{ color: '#333', minHeight: 20 }} aria-live="polite">
+    <div id="status" className="small" data-ready={ready ? 'true' : 'false'} data-tokens={tokens ?? 0} data-layer={layer} style={{ minHeight: 20, whiteSpace: 'nowrap' }} aria-live="polite">
       {stage ? (
         <span>
-          <progress style={{ width: 120, verticalAlign: 'middle' }} /> {t(stage === 'running' ? 'run.running' : 'run.rendering')}
+          <progress style={{ width: 90, verticalAlign: 'middle' }} /> {t(stage === 'running' ? 'run.running' : 'run.rendering')}
         </span>
       ) : tokens !== null ? (
-        t('run.summary', { tokens, layer, head })
+        t('status.context', { tokens, context })
       ) : (
         ''
       )}

@@ -6,7 +6,7 @@ import type { KvscopeStore } from '../../lib/state/store';
 import { useT } from '../common/i18n';
 import type { ShareNote } from './useBoot';
 
-export function ShareBar({ store, note, onNote }: { store: KvscopeStore; note: ShareNote | null; onNote: (n: ShareNote | null) => void }) {
+export function ShareButton({ store, onNote }: { store: KvscopeStore; onNote: (n: ShareNote | null) => void }) {
   const t = useT();
   const copy = async () => {
     const p = shareFromState(store.getState());
@@ -21,18 +21,22 @@ export function ShareBar({ store, note, onNote }: { store: KvscopeStore; note: S
     }
   };
   return (
-    <div style={{ display: 'flex', gap: 10, alignItems: 'baseline', flexWrap: 'wrap' }}>
-      <button data-role="share-link" title={t('share.title')} onClick={copy}>
-        {t('share.button')}
+    <button data-role="share-link" title={t('share.title')} onClick={copy}>
+      {t('share.button')}
+    </button>
+  );
+}
+
+/** What was copied, opened from a link, or why that failed. */
+export function ShareNoteView({ note, onNote }: { note: ShareNote | null; onNote: (n: ShareNote | null) => void }) {
+  const t = useT();
+  if (!note) return null;
+  return (
+    <div role="status" data-role="share-note" data-kind={note.kind} style={{ fontSize: 'var(--fs-sm)', color: note.kind === 'error' ? 'var(--c-error)' : 'var(--c-text)', overflowWrap: 'anywhere' }}>
+      <strong>{t(note.kind === 'opened' ? 'share.opened' : note.kind === 'copied' ? 'share.copied' : 'share.error')}</strong> {note.lines.join(' · ')}{' '}
+      <button onClick={() => onNote(null)} aria-label={t('share.dismiss')} style={{ border: 'none', background: 'none', minHeight: 0, padding: '0 4px' }}>
+        ✕
       </button>
-      {note && (
-        <div role="status" data-role="share-note" data-kind={note.kind} style={{ fontSize: 13, color: note.kind === 'error' ? '#a00' : '#333', maxWidth: 1100, overflowWrap: 'anywhere' }}>
-          <strong>{t(note.kind === 'opened' ? 'share.opened' : note.kind === 'copied' ? 'share.copied' : 'share.error')}</strong> {note.lines.join(' · ')}{' '}
-          <button onClick={() => onNote(null)} aria-label={t('share.dismiss')} style={{ border: 'none', background: 'none', cursor: 'pointer' }}>
-            ✕
-          </button>
-        </div>
-      )}
     </div>
   );
 }

@@ -1,12 +1,15 @@
 'use client';
 // The page's attention run: the shown request through the chat template (in the worker), each call of its
-// agent loop rendered alike for the inspector, then one prefill returning every layer's attention.
+// agent loop rendered alike for the inspector, then one prefill of the chosen context (by default the last
+// call as it is sent; docs/CONCEPTS.md#context) returning every layer's attention.
 import { useMemo, useState } from 'react';
 import { runOf } from '../../lib/agent/run';
 import { displayToken } from '../../lib/prompt/label';
 import type { Prompt } from '../../lib/prompt/prompt';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { Analysed } from '../../lib/state/analysed';
+import { conversationDiffers, resolveContext } from '../../lib/state/context';
+import type { ContextChoice } from '../../lib/state/store';
 import type { Tensor } from '../../lib/tensor';
 import { renderPrompt } from '../../lib/engine/renderPrompt';
 import { useEngineTask } from '../hooks/useEngineTask';
@@ -23,27 +26,42 @@ export interface AttentionRun {
   error: string | null;
 }
 
-/** Runs `request` on the chosen model once it is loaded; again after a worker restart (`epoch`). */
-export function useAttentionRun(engine: Engine, model: string, request: ChatRequest | null): AttentionRun {
+/** Runs the chosen context of `request` on the chosen model once it is loaded; again after a worker restart (`epoch`). */
+export function useAttentionRun(engine: Engine, model: string, request: ChatRequest | null, choice: ContextChoice): AttentionRun {
   const { client, phase, loaded, epoch } = engine;
   // The request's content names the run: the same request (even a new object) is not run twice.
   const requestKey = useMemo(() => (request ? JSON.stringify(request) : null), [request]);
   const ready = phase.kind === 'ready' && client !== null && loaded?.id === model;
+  // The choice resolved against the request's calls, so 'last' and the last call's index are one run.
+  const context = useMemo(() => (request ? resolveContext(runOf(request), choice) : null), [request, choice]);
+  const contextKey = context ? (context.kind === 'conversation' ? 'all' : String(context.index)) : '';
   // No valid request (a custom scenario not yet valid): the last run stays, and nothing runs until there is one.
   const [last, setLast] = useState<string | null>(null);
-  const key = !ready ? null : requestKey === null ? last : `${model}\u0000${epoch}\u0000${requestKey}`;
+  const key = !ready ? null : requestKey === null ? last : `${model}\u0000${epoch}\u0000${contextKey}\u0000${requestKey}`;
   if (key !== last) setLast(key);
   const task = useEngineTask<Analysed, RunStage>(key, async ({ signal, progress }) => {
     const c = client!;
     const req = request!;
+    const ctx = context!;
     progress('rendering');
-    const prompt = await renderPrompt(c, req, signal);
+    const conversation = await renderPrompt(c, req, signal);
     const agentRun = runOf(req);
     const callPrompts: Prompt[] = [];
     for (const call of agentRun.calls) callPrompts.push(await renderPrompt(c, call.request, signal));
+    const prompt = ctx.kind === 'conversation' ? conversation : callPrompts[ctx.index]!;
     progress('running');
     const run = (await c.prefill(prompt.ids, { signal })) as { attention: Tensor[] };
-    return { run: agentRun, callPrompts, prompt, labels: prompt.tokens.map(displayToken), attention: run.attention, tokens: prompt.ids.length };
+    return {
+      run: agentRun,
+      callPrompts,
+      context: ctx,
+      conversationTokens: conversation.ids.length,
+      conversationDiffers: conversationDiffers(agentRun),
+      prompt,
+      labels: prompt.tokens.map(displayToken),
+      attention: run.attention,
+      tokens: prompt.ids.length,
+    };
   });
   return { data: task.value, stage: task.running ? (task.progress ?? 'rendering') : null, error: task.error };
 }

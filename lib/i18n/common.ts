@@ -46,10 +46,6 @@ export const commonStrings = {
   'share.dismiss': { en: 'dismiss', zh: '关闭' },
   'run.running': { en: 'running the model…', zh: '正在运行模型…' },
   'run.rendering': { en: 'rendering the chat template…', zh: '正在渲染聊天模板…' },
-  'run.summary': {
-    en: '{tokens} tokens · layer {layer} · {head} · rows: query tokens, columns: key tokens',
-    zh: '{tokens} 个 token · 第 {layer} 层 · {head} · 行：查询 token，列：键 token',
-  },
   'head.mean': { en: 'mean of heads', zh: '各头平均' },
   'head.max': { en: 'max over heads', zh: '各头最大值' },
   'head.one': { en: 'head {head}', zh: '第 {head} 个头' },

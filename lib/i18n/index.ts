@@ -13,6 +13,7 @@ import { exportStrings } from './export';
 import { runlogStrings } from './runlog';
 import { importedStrings } from './imported';
 import { dataStrings } from './data';
+import { shellStrings } from './shell';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -30,6 +31,7 @@ export const STRINGS = {
   ...runlogStrings,
   ...importedStrings,
   ...dataStrings,
+  ...shellStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;
