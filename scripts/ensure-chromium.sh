@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# Makes sure Debian's Chromium (the browser the end-to-end tests drive) is installed; installs it from
-# Debian's registry when missing. Never downloads a browser from anywhere else.
+# Makes sure Debian's Chromium (the browser the end-to-end tests drive) and Debian's CJK fonts (so the
+# 简体中文 screenshots show real glyphs, not boxes) are installed; installs what is missing from Debian's
+# registry. Never downloads a browser or a font from anywhere else.
 set -euo pipefail
-if command -v chromium >/dev/null 2>&1 || [ -n "${KVSCOPE_CHROMIUM:-}" ]; then exit 0; fi
+need=()
+if ! command -v chromium >/dev/null 2>&1 && [ -z "${KVSCOPE_CHROMIUM:-}" ]; then need+=(chromium); fi
+if ! dpkg -s fonts-noto-cjk >/dev/null 2>&1; then need+=(fonts-noto-cjk); fi
+if [ ${#need[@]} -eq 0 ]; then exit 0; fi
 if [ "$(id -u)" = 0 ]; then SUDO=""; elif command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-  echo "kvscope: the browser tests need Debian's chromium; install it with: apt-get install chromium" >&2
+  echo "kvscope: the browser tests need Debian's ${need[*]}; install with: apt-get install ${need[*]}" >&2
   exit 1
 fi
-echo "kvscope: installing Debian's chromium for the browser tests…" >&2
+echo "kvscope: installing Debian's ${need[*]} for the browser tests…" >&2
 $SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null

@@ -17,6 +17,7 @@ import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
 import { createTokenizer } from '../lib/prompt/tokenizer';
 import { buildPrompt } from '../lib/prompt/prompt';
+import { runOf } from '../lib/agent/run';
 import { ensureBuiltOut } from './helpers/staticBuild';
 import { EngineSession } from '../lib/engine/session';
 import { colourDomainMax, reduceHeads } from '../lib/analysis/attentionView';
@@ -42,7 +43,12 @@ test('the app loads the embedded model in the worker and paints the Vancouver he
   await page.setViewportSize({ width: 1400, height: 900 });
   await page.goto(server.url + '/');
   await page.waitForSelector('[data-ready="true"]', { timeout: 60_000 });
-  assert.match((await page.textContent('#status')) ?? '', /478 tokens/);
+  // The shown prompt is the last call as sent (411 tokens), as the inspector counts it; the whole
+  // conversation (478, with the final answer) is one click away.
+  assert.match((await page.textContent('#status')) ?? '', /411 tokens · call 2 of 2/);
+  assert.equal(await page.textContent('[data-role="view-header"] [data-fact="tokens"] b'), '411');
+  assert.equal(await page.getAttribute('[data-call="2"]', 'data-shown'), 'true');
+  assert.match((await page.textContent('[data-call="2"]')) ?? '', /call 2: 411 tokens/);
   // The canvas is painted: not one flat colour.
   const distinct = await page.evaluate(() => {
     const c = document.querySelector('canvas[data-role="heatmap"]') as HTMLCanvasElement;
@@ -55,6 +61,14 @@ test('the app loads the embedded model in the worker and paints the Vancouver he
   // The inspector: Vancouver is two calls; call 2 appends the tool call and both tool results.
   assert.equal(await page.locator('[data-role="message-inspector"] [data-call]').count(), 2);
   assert.equal(await page.locator('[data-call="2"] [data-appended="true"]').count(), 3);
+  await page.click('[data-role="context-picker"] [data-context="all"]');
+  await page.waitForSelector('#status[data-ready="true"][data-tokens="478"]');
+  assert.match((await page.textContent('[data-role="view-header"] [data-fact="context"]')) ?? '', /whole conversation/);
+  await page.click('[data-call="1"] [data-role="inspector-show"]');
+  await page.waitForSelector('#status[data-ready="true"][data-tokens="268"]');
+  assert.equal(await page.getAttribute('[data-call="1"]', 'data-shown'), 'true');
+  await page.click('[data-role="context-picker"] [data-context="all"]');
+  await page.waitForSelector('#status[data-ready="true"][data-tokens="478"]');
   // Selecting a query token reads its row; the keyboard moves the selection.
   await page.click('[data-token-index="100"]');
   assert.match((await page.textContent('#selection')) ?? '', /^query 100 /);
@@ -84,6 +98,11 @@ async function expectedAttention(request: ReturnType<typeof scenarioRequest>) {
   const r = await engine.prefill(prompt.ids);
   await engine.dispose();
   return { T: prompt.ids.length, attention: r.attention };
+}
+
+/** The request the agent loop's last call sends (what the Attention tab shows by default). */
+function lastCall(request: ReturnType<typeof scenarioRequest>) {
+  return runOf(request).calls.at(-1)?.request ?? request;
 }
 
 /** Colour paintRgba gives one value (an independent route from the canvas: lib's painter on a 1×1 image). */
@@ -151,7 +170,8 @@ test('every built-in scenario: token count and heatmap pixels match the attentio
   await openApp(page);
   for (const entry of CATALOG) {
     await page.selectOption('[data-role="scenario-picker"] select', entry.ref);
-    const expected = await expectedAttention(scenarioRequest(entry.id, entry.variant));
+    // The page shows the last call of the scenario's agent loop, as that call sent it.
+    const expected = await expectedAttention(lastCall(scenarioRequest(entry.id, entry.variant)));
     await page.waitForSelector(`#status[data-ready="true"][data-tokens="${expected.T}"]`, { timeout: 90_000 });
     const layer = 1;
     await page.selectOption('[data-control="layer"]', String(layer));
@@ -341,8 +361,8 @@ test('without cross-origin isolation (a plain static host) the app still runs, o
     await page.evaluate(() => localStorage.clear());
     await page.reload();
     await waitReady(page);
-    assert.equal(await page.getAttribute('#status', 'data-tokens'), '478');
-    assert.match((await page.textContent('[data-role="model-picker"]')) ?? '', /wasm, 1 thread/);
+    assert.equal(await page.getAttribute('#status', 'data-tokens'), '411');
+    assert.match((await page.textContent('[data-role="model-runtime"]')) ?? '', /wasm, 1 thread/);
     assert.deepEqual(errors, []);
   } finally {
     await page.close();
@@ -352,38 +372,55 @@ test('without cross-origin isolation (a plain static host) the app still runs, o
 
 // ---- the KV-cache lab --------------------------------------------------------------------------------
 
-test('KV lab: consecutive calls share their prefix; a one-token edit changes layer 0 only at that position', async () => {
+test('KV lab: by default a one-token edit of the system prompt changes layer 0 only at that position (marked, not covered); consecutive calls share their prefix', async () => {
   const { page, errors } = await trackedPage();
   await openApp(page);
   await page.click('button[data-tab="kv"]');
-  // Vancouver: call 2 continues call 1 (268 tokens), so all 268 positions are reused.
-  await page.waitForSelector('[data-role="kv-result"][data-prefix="268"]', { timeout: 60_000 });
-  assert.match((await page.textContent('[data-role="kv-facts"]')) ?? '', /B continues A \(268 → 411 tokens\)/);
-  // In-place edit of position 40: layer 0 changes there only; every later layer changes at all 438 positions from 40 on.
-  await page.selectOption('[data-control="kv-source"]', 'edit');
-  await page.waitForSelector('[data-role="kv-result"][data-prefix="40"]', { timeout: 60_000 });
+  // Default: one word token of the system prompt (Vancouver's tokens 3…20) replaced in place, in the prompt
+  // the Attention tab shows (the last call as sent).
+  await page.waitForSelector('[data-role="kv-result"][data-source="edit"]', { timeout: 60_000 });
+  const p = Number(await page.getAttribute('[data-role="kv-result"]', 'data-prefix'));
+  const T = Number(await page.getAttribute('[data-role="kv-result"]', 'data-b-tokens'));
+  assert.ok(p >= 3 && p < 21, `the default edit is in the system prompt (position ${p})`);
+  assert.equal(await page.getAttribute('[data-role="kv-result"]', 'data-a-tokens'), String(T));
+  // Layer 0 changes there only; every later layer changes at all T − p positions from p on.
   const facts = (await page.textContent('[data-role="kv-facts"]')) ?? '';
-  assert.match(facts, /Layer 0: only position\(s\) 40 changed \(1\)/);
-  for (const l of [1, 2, 3]) assert.match(facts, new RegExp(`Layer ${l}: 438 of 438 positions`));
-  assert.match(facts, /Positions 0…40 − 1 are bit-identical/);
-  // A token that is not one vocabulary entry is refused at the field, and the last result stays.
-  await page.fill('[data-control="kv-token"]', 'antidisestablishmentarianism');
-  await page.waitForSelector('[role="alert"]:has-text("not a single token")');
-  assert.equal(await page.getAttribute('[data-role="kv-result"]', 'data-prefix'), '40');
+  assert.match(facts, new RegExp(`Layer 0: only position\\(s\\) ${p} changed \\(1\\)`));
+  for (const l of [1, 2, 3]) assert.match(facts, new RegExp(`Layer ${l}: ${T - p} of ${T - p} positions`));
+  assert.match(facts, new RegExp(`Positions 0…${p} − 1 are bit-identical`));
+  // The changed layer-0 cell is visible: its marker is at p, at least 4 CSS px wide, and on top at its centre
+  // (the end-of-prefix line runs under it). No helper functions in evaluate (tsx would wrap them in __name).
+  const marker = await page.$eval('[data-role="kv-changed-marker"][data-map="k"][data-layer="0"]', (m) => {
+    m.scrollIntoView({ block: 'center' });
+    const r = m.getBoundingClientRect();
+    return { position: m.getAttribute('data-position'), width: r.width, onTop: document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === m };
+  });
+  assert.equal(marker.position, String(p));
+  assert.ok(marker.width >= 4, `marker ${marker.width} px wide`);
+  assert.ok(marker.onTop, 'the marker is not covered');
   // The ΔK map is painted: the reused prefix (identical) and changed cells have different colours.
   const colours = await page.evaluate(() => {
     const c = document.querySelector('canvas[data-role="kv-diff-map"]') as HTMLCanvasElement;
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-    // Row 2 = layer 2 (one canvas row per layer); no helper functions here (tsx would wrap them in __name).
-    const p = (2 * c.width + 5) * 4;
-    const q = (2 * c.width + c.width - 5) * 4;
+    // Row 2 = layer 2 (one canvas row per layer); column 0 = position 0 (reused), the last column changed.
+    const p = (2 * c.width + 0) * 4;
+    const q = (2 * c.width + c.width - 1) * 4;
     return { prefix: [d[p], d[p + 1], d[p + 2]].join(','), after: [d[q], d[q + 1], d[q + 2]].join(',') };
   });
   assert.equal(colours.prefix, '166,219,160');
   assert.notEqual(colours.after, colours.prefix);
+  // A token that is not one vocabulary entry is refused at the field, and the last result stays.
+  await page.fill('[data-control="kv-token"]', 'antidisestablishmentarianism');
+  await page.waitForSelector('[role="alert"]:has-text("not a single token")');
+  assert.equal(await page.getAttribute('[data-role="kv-result"]', 'data-prefix'), String(p));
+  // One click to consecutive calls: call 2 continues call 1 (268 tokens), so all 268 positions are reused.
+  await page.click('[data-control="kv-source"][data-source="calls"]');
+  await page.waitForSelector('[data-role="kv-result"][data-source="calls"][data-prefix="268"]', { timeout: 60_000 });
+  assert.match((await page.textContent('[data-role="kv-facts"]')) ?? '', /B continues A \(268 → 411 tokens\)/);
+  assert.equal(await page.locator('[data-role="kv-changed-marker"]').count(), 0);
   // A pattern of experiment 2-3 on real tensors: dynamic_system's call 2 parts from call 1 inside the timestamp
   // (token 57, as `kvscope patterns` reports), so only the first 57 positions are reused.
-  await page.selectOption('[data-control="kv-source"]', 'pattern');
+  await page.click('[data-control="kv-source"][data-source="pattern"]');
   await page.waitForSelector('[data-role="kv-result"][data-prefix="57"]', { timeout: 60_000 });
   // The economics panels below are rendered by the worker's tokenizer: the correct mode's first call sends
   // the same 460 tokens that `kvscope patterns` counts, and the think drop breaks call 3.
@@ -391,30 +428,51 @@ test('KV lab: consecutive calls share their prefix; a one-token edit changes lay
   assert.match((await page.textContent('[data-role="pattern-calls-table"]')) ?? '', /\b460\b/);
   await page.waitForSelector('[data-role="think-summary"]', { timeout: 60_000 });
   assert.match((await page.textContent('[data-role="think-summary"]')) ?? '', /188/);
+  // Nothing on the tab scrolls sideways at the test's viewport.
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - innerWidth), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });
 
 // ---- stepping and generation ---------------------------------------------------------------------------
 
-test('Step tab: the cursor steps back (fork) and forward (one extend) on the worker cache, and greedy generation streams', async () => {
+test('Step tab: opens at the start, steps forward (one extend) and back (fork) on the worker cache, End is ONE chunked extend, and greedy generation streams', async () => {
   const { page, errors } = await trackedPage();
   await openApp(page);
   await page.click('button[data-tab="step"]');
-  await page.waitForSelector('[data-role="step-lab"][data-cursor="478"][data-idle="true"]', { timeout: 60_000 });
+  // The tab opens at the start of the shown prompt: one token in the cache.
+  await page.waitForSelector('[data-role="step-lab"][data-cursor="1"][data-idle="true"]', { timeout: 60_000 });
+  const N = Number(await page.getAttribute('[data-role="step-lab"]', 'data-length'));
+  assert.ok(N > 100, `${N} tokens`);
+  const fact = (key: string) => page.textContent(`[data-role="step-lab"] [data-role="view-header"] [data-fact="${key}"] b`);
+  assert.equal(await fact('tokens'), String(N));
+  assert.equal(await fact('cache'), `1 / ${N}`);
+  // The strip's axis is the cached part rounded up (at least 32 keys), not the whole prompt.
+  assert.equal(await page.getAttribute('[data-role="attention-strip"]', 'data-domain'), '32');
+  const op = async () => (await page.textContent('[data-role="step-op"]')) ?? '';
   await page.focus('[data-role="stepper"]');
-  await page.keyboard.press('ArrowLeft');
-  await page.waitForSelector('[data-role="step-lab"][data-cursor="477"][data-idle="true"]');
-  assert.match((await page.textContent('[data-role="step-op"]')) ?? '', /fork/);
   await page.keyboard.press('ArrowRight');
-  await page.waitForSelector('[data-role="step-lab"][data-cursor="478"][data-idle="true"]');
-  assert.match((await page.textContent('[data-role="step-op"]')) ?? '', /extend/);
-  // The actual next token of position 477 is the last prompt token; top 5 are listed.
+  await page.waitForSelector('[data-role="step-lab"][data-cursor="2"][data-idle="true"]');
+  assert.match(await op(), /extend by 1 token/);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector('[data-role="step-lab"][data-cursor="1"][data-idle="true"]');
+  assert.match(await op(), /fork/);
+  await page.keyboard.press('End');
+  await page.waitForSelector(`[data-role="step-lab"][data-cursor="${N}"][data-idle="true"]`, { timeout: 60_000 });
+  assert.match(await op(), new RegExp(`ONE chunked extend of ${N - 1} tokens`));
+  assert.equal(await page.getAttribute('[data-role="attention-strip"]', 'data-domain'), String(N));
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector(`[data-role="step-lab"][data-cursor="${N - 1}"][data-idle="true"]`);
+  assert.match(await op(), /fork/);
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector(`[data-role="step-lab"][data-cursor="${N}"][data-idle="true"]`);
+  assert.match(await op(), /extend/);
+  // The actual next token of position N − 1 is the last prompt token; top 5 are listed.
   assert.equal(await page.locator('[data-role="top-predictions"] tbody tr').count(), 5);
   await page.check('[data-gen-mode="greedy"]');
   await page.click('[data-role="gen-start"]');
   await page.waitForSelector('[data-role="gen-status"]', { timeout: 90_000 });
-  await page.waitForFunction(() => Number(document.querySelector('[data-role="step-lab"]')?.getAttribute('data-cursor')) > 478, null, { timeout: 90_000 });
+  await page.waitForFunction((n) => Number(document.querySelector('[data-role="step-lab"]')?.getAttribute('data-cursor')) > n, N, { timeout: 90_000 });
   assert.deepEqual(errors, []);
   await page.close();
 });

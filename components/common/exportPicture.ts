@@ -74,6 +74,7 @@ function contentBox(el: Element, cs: CSSStyleDeclaration): { x: number; y: numbe
 export function serializeSvg(svg: SVGSVGElement, w: number, h: number, scale = 1): string {
   const cs = getComputedStyle(svg);
   const clone = svg.cloneNode(true) as SVGSVGElement;
+  resolveCssVariables(svg, clone);
   clone.querySelectorAll('script, foreignObject').forEach((n) => n.remove());
   clone.setAttribute('xmlns', SVG_NS);
   if (!clone.getAttribute('viewBox')) clone.setAttribute('viewBox', `0 0 ${w} ${h}`);
@@ -87,6 +88,33 @@ export function serializeSvg(svg: SVGSVGElement, w: number, h: number, scale = 1
   clone.style.fontStyle = cs.fontStyle;
   clone.style.color = cs.color;
   return new XMLSerializer().serializeToString(clone);
+}
+
+const PAINT_ATTRS = ['fill', 'stroke', 'stop-color', 'color'];
+
+/**
+ * A standalone SVG has no page stylesheet: every attribute or inline style that reads a CSS variable
+ * (`fill="var(--seg-system)"`, `style="font: var(--fs-xs) …"`) is replaced by the value the page computed.
+ * `clone` must be an unmodified deep clone of `orig` (elements pair up in document order).
+ */
+function resolveCssVariables(orig: Element, clone: Element): void {
+  const a = [orig, ...orig.querySelectorAll('*')];
+  const b = [clone, ...clone.querySelectorAll('*')];
+  a.forEach((el, i) => {
+    const out = b[i] as SVGElement | undefined;
+    if (!out) return;
+    const style = el.getAttribute('style') ?? '';
+    const attrs = PAINT_ATTRS.filter((n) => el.getAttribute(n)?.includes('var('));
+    if (!attrs.length && !style.includes('var(')) return;
+    const cs = getComputedStyle(el);
+    for (const n of attrs) out.setAttribute(n, cs.getPropertyValue(n));
+    if (style.includes('var(')) {
+      const own = (el as SVGElement).style;
+      const props = Array.from({ length: own.length }, (_, k) => own[k]!);
+      out.removeAttribute('style');
+      for (const p of props) out.style.setProperty(p, cs.getPropertyValue(p));
+    }
+  });
 }
 
 /** The parts of the picture inside `root` (its own box not included), in page coordinates. */

@@ -34,9 +34,9 @@ export function DataLab({ imports }: { imports: Imports }) {
         )}
         {current && loaded && loaded.id === current.id && (
           'error' in loaded ? (
-            <div role="alert" style={{ color: '#a00' }}>{t('data.loadFailed', { name: current.name, reason: loaded.error })}</div>
+            <div role="alert" style={{ color: 'var(--c-error)' }}>{t('data.loadFailed', { name: current.name, reason: loaded.error })}</div>
           ) : !loaded.outcome.ok ? (
-            <div role="alert" style={{ color: '#a00', whiteSpace: 'pre-wrap' }}>{t('data.loadFailed', { name: current.name, reason: loaded.outcome.error })}</div>
+            <div role="alert" style={{ color: 'var(--c-error)', whiteSpace: 'pre-wrap' }}>{t('data.loadFailed', { name: current.name, reason: loaded.outcome.error })}</div>
           ) : loaded.outcome.kind === 'runlog' ? (
             <RunLogView key={current.id} log={loaded.outcome.log} name={current.name} notes={loaded.outcome.notes} />
           ) : loaded.outcome.kind === 'attention' ? (
@@ -68,7 +68,7 @@ export function DataLab({ imports }: { imports: Imports }) {
             <button data-role="choose-files" onClick={() => fileInput.current?.click()}>
               {t('data.choose')}
             </button>
-            <span style={{ color: '#555' }}>{t('data.dropHere')}</span>
+            <span style={{ color: 'var(--c-muted)' }}>{t('data.dropHere')}</span>
             <input
               ref={fileInput}
               type="file"
@@ -91,7 +91,7 @@ export function DataLab({ imports }: { imports: Imports }) {
               rows={6}
               spellCheck={false}
               placeholder={t('data.pastePlaceholder')}
-              style={{ font: '12px ui-monospace, monospace', width: '100%', boxSizing: 'border-box' }}
+              style={{ font: 'var(--fs-xs) var(--font-mono)', width: '100%', boxSizing: 'border-box' }}
             />
           </label>
           <div style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap' }}>
@@ -103,19 +103,19 @@ export function DataLab({ imports }: { imports: Imports }) {
               {t('data.pasteButton')}
             </button>
           </div>
-          <div style={{ fontSize: 12, color: '#555', lineHeight: 1.4 }}>{t('data.formats')}</div>
+          <div style={{ fontSize: 'var(--fs-xs)', color: 'var(--c-muted)', lineHeight: 1.4 }}>{t('data.formats')}</div>
         </div>
       </div>
 
       <div className="panel" style={{ display: 'grid', gap: 6, flex: '1 1 480px', minWidth: 0, overflowX: 'auto' }}>
-        <h3 style={{ fontSize: 15, margin: '4px 0' }}>
-          {t('data.list')} <span style={{ fontWeight: 400, fontSize: 12, color: '#555' }}>— {t('data.listNote')}</span>
+        <h3 style={{ fontSize: 'var(--fs-md)', margin: '4px 0' }}>
+          {t('data.list')} <span style={{ fontWeight: 400, fontSize: 'var(--fs-xs)', color: 'var(--c-muted)' }}>— {t('data.listNote')}</span>
         </h3>
-        {imports.dbError && <div style={{ color: '#a15c00', fontSize: 13 }}>{t('data.notKept', { reason: imports.dbError })}</div>}
+        {imports.dbError && <div style={{ color: 'var(--c-warn)', fontSize: 'var(--fs-sm)' }}>{t('data.notKept', { reason: imports.dbError })}</div>}
         {items.length === 0 ? (
-          <div style={{ color: '#555' }}>{t('data.empty')}</div>
+          <div style={{ color: 'var(--c-muted)' }}>{t('data.empty')}</div>
         ) : (
-          <table data-role="import-list" style={{ borderCollapse: 'collapse', fontSize: 13 }}>
+          <table data-role="import-list" style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)' }}>
             <tbody>
               {items.map((i) => (
                 <tr key={i.id} data-import-id={i.id} aria-selected={i.id === selected} style={{ background: i.id === selected ? '#eef4fb' : undefined }}>
@@ -127,9 +127,9 @@ export function DataLab({ imports }: { imports: Imports }) {
                   <td style={{ padding: '3px 8px' }}>
                     <NameInput key={i.name} value={i.name} label={t('data.rename')} onCommit={(n) => void imports.rename(i.id, n)} />
                   </td>
-                  <td style={{ padding: '3px 8px', color: '#555' }}>{t(i.kind === 'runlog' ? 'data.kind.runlog' : 'data.kind.attention')}</td>
-                  <td style={{ padding: '3px 8px', color: '#555', textAlign: 'right' }}>{formatBytes(i.size)}</td>
-                  <td style={{ padding: '3px 8px', color: '#555' }}>{new Date(i.createdAt).toISOString().slice(0, 16).replace('T', ' ')}</td>
+                  <td style={{ padding: '3px 8px', color: 'var(--c-muted)' }}>{t(i.kind === 'runlog' ? 'data.kind.runlog' : 'data.kind.attention')}</td>
+                  <td style={{ padding: '3px 8px', color: 'var(--c-muted)', textAlign: 'right' }}>{formatBytes(i.size)}</td>
+                  <td style={{ padding: '3px 8px', color: 'var(--c-muted)' }}>{new Date(i.createdAt).toISOString().slice(0, 16).replace('T', ' ')}</td>
                   <td style={{ padding: '3px 8px' }}>
                     <button data-role="import-delete" onClick={() => window.confirm(t('data.deleteConfirm', { name: i.name })) && void imports.remove(i.id)}>
                       {t('data.delete')}
@@ -172,7 +172,7 @@ export function ImportNoteView({ note, onDismiss, onOpenAnyway }: { note: Import
       role={note.kind === 'error' ? 'alert' : 'status'}
       data-role="import-note"
       data-kind={note.kind}
-      style={{ background: note.kind === 'error' ? '#fde2e1' : note.kind === 'ok' ? '#e6f4ea' : '#f3f3f3', padding: '6px 10px', borderRadius: 4, fontSize: 13, maxWidth: 1100 }}
+      style={{ background: note.kind === 'error' ? '#fde2e1' : note.kind === 'ok' ? '#e6f4ea' : '#f3f3f3', padding: '6px 10px', borderRadius: 4, fontSize: 'var(--fs-sm)', maxWidth: 1100 }}
     >
       {note.kind === 'progress' && <progress style={{ width: 80, verticalAlign: 'middle', marginRight: 6 }} />}
       <strong>{translateNote(t, note)}</strong>{' '}
@@ -180,7 +180,7 @@ export function ImportNoteView({ note, onDismiss, onOpenAnyway }: { note: Import
         ✕
       </button>
       {note.lines.length > 0 && (
-        <div data-role="import-note-lines" style={{ whiteSpace: 'pre-wrap', fontFamily: 'ui-monospace, monospace', fontSize: 12, marginTop: 4, maxHeight: 180, overflow: 'auto', overflowWrap: 'anywhere' }}>
+        <div data-role="import-note-lines" style={{ whiteSpace: 'pre-wrap', fontFamily: 'ui-monospace, monospace', fontSize: 'var(--fs-xs)', marginTop: 4, maxHeight: 180, overflow: 'auto', overflowWrap: 'anywhere' }}>
           {note.lines.join('\n')}
         </div>
       )}

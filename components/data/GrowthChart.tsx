@@ -39,7 +39,7 @@ export function GrowthChart({ growth, log, contextWindow }: GrowthChartProps) {
     <div data-role="growth-chart-block" style={{ display: 'grid', gap: 6 }}>
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: '2px 14px', alignItems: 'baseline' }}>
         <strong>{t('runlog.chartTitle')}</strong>
-        <span style={{ color: '#555', fontSize: 12 }}>{t('runlog.chartHint')}</span>
+        <span style={{ color: 'var(--c-muted)', fontSize: 'var(--fs-xs)' }}>{t('runlog.chartHint')}</span>
       </div>
       <div
         data-role="growth-chart-focus"
@@ -60,7 +60,7 @@ export function GrowthChart({ growth, log, contextWindow }: GrowthChartProps) {
           aria-label={t('runlog.chartTitle')}
           onPointerMove={onPointerMove}
           onPointerLeave={clear}
-          style={{ display: 'block', width: '100%', height: 'auto', font: '12px system-ui, sans-serif', touchAction: 'pan-y' }}
+          style={{ display: 'block', width: '100%', height: 'auto', font: 'var(--fs-xs) var(--font-sans)', touchAction: 'pan-y' }}
         >
           <defs>
             {AGENT_COLORS.map((color, s) =>
@@ -123,7 +123,7 @@ export function GrowthChart({ growth, log, contextWindow }: GrowthChartProps) {
         )}
       </div>
       <GrowthLegend agents={log.agents} hasWindow={contextWindow !== undefined} hasOver={geo.over !== ''} />
-      {geo.layout.binned && <div data-role="growth-binned" style={{ color: '#555', fontSize: 12 }}>{t('runlog.binned', { n: geo.callsPerColumn })}</div>}
+      {geo.layout.binned && <div data-role="growth-binned" style={{ color: 'var(--c-muted)', fontSize: 'var(--fs-xs)' }}>{t('runlog.binned', { n: geo.callsPerColumn })}</div>}
     </div>
   );
 }

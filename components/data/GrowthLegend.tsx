@@ -21,17 +21,17 @@ export function GrowthLegend({ agents, hasWindow, hasOver }: { agents: readonly 
   const item = { display: 'inline-flex', alignItems: 'center', gap: 5 } as const;
   const hatch = (c: string) => `repeating-linear-gradient(45deg, ${c} 0 2px, color-mix(in srgb, ${c} 28%, white) 2px 6px)`;
   return (
-    <div data-role="growth-legend" role="group" aria-label={t('econ.legend')} style={{ display: 'grid', gap: 4, font: '12px system-ui, sans-serif', color: '#333' }}>
+    <div data-role="growth-legend" role="group" aria-label={t('econ.legend')} style={{ display: 'grid', gap: 4, font: 'var(--fs-xs) var(--font-sans)', color: 'var(--c-text)' }}>
       {multi && (
         <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 14px', alignItems: 'center' }}>
-          <span style={{ color: '#555' }}>{t('runlog.legendAgents')}</span>
+          <span style={{ color: 'var(--c-muted)' }}>{t('runlog.legendAgents')}</span>
           {agents.slice(0, MAX_LEGEND_AGENTS).map((a, i) => (
             <span key={i} data-role="growth-legend-agent" style={item} title={a}>
               <Box style={{ background: agentColor(i), border: '1px solid rgba(0,0,0,0.3)' }} />
               <span style={{ maxWidth: 220, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{a}</span>
             </span>
           ))}
-          {agents.length > MAX_LEGEND_AGENTS && <span style={{ color: '#555' }}>{t('runlog.legendMore', { n: agents.length - MAX_LEGEND_AGENTS })}</span>}
+          {agents.length > MAX_LEGEND_AGENTS && <span style={{ color: 'var(--c-muted)' }}>{t('runlog.legendMore', { n: agents.length - MAX_LEGEND_AGENTS })}</span>}
         </div>
       )}
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 16px', alignItems: 'center' }}>

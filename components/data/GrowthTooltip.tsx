@@ -42,8 +42,8 @@ export function GrowthTooltip({ sel, selInfo, n, call, agentIndex, binned }: Gro
         borderRadius: 4,
         boxShadow: '0 2px 6px rgba(0,0,0,0.15)',
         padding: '6px 9px',
-        font: '12px system-ui, sans-serif',
-        color: '#111',
+        font: 'var(--fs-xs) var(--font-sans)',
+        color: 'var(--c-text)',
         width: 'max-content',
         maxWidth: 340,
       }}
@@ -95,7 +95,7 @@ export function GrowthTooltip({ sel, selInfo, n, call, agentIndex, binned }: Gro
         </div>
       )}
       {binned && (
-        <div style={{ color: '#555', marginTop: 3 }}>{t('runlog.tipColumn', { from: formatCount(selInfo.col.from + 1), to: formatCount(selInfo.col.to) })}</div>
+        <div style={{ color: 'var(--c-muted)', marginTop: 3 }}>{t('runlog.tipColumn', { from: formatCount(selInfo.col.from + 1), to: formatCount(selInfo.col.to) })}</div>
       )}
     </div>
   );
@@ -104,7 +104,7 @@ export function GrowthTooltip({ sel, selInfo, n, call, agentIndex, binned }: Gro
 function TipRow({ label, field, num, children }: { label: string; field: string; num?: boolean; children: ReactNode }) {
   return (
     <tr data-field={field}>
-      <td style={{ color: '#555', padding: '1px 10px 1px 0', verticalAlign: 'top', whiteSpace: 'nowrap' }}>{label}</td>
+      <td style={{ color: 'var(--c-muted)', padding: '1px 10px 1px 0', verticalAlign: 'top', whiteSpace: 'nowrap' }}>{label}</td>
       <td style={{ padding: '1px 0', textAlign: num ? 'right' : 'left', fontVariantNumeric: 'tabular-nums' }}>{children}</td>
     </tr>
   );

@@ -27,11 +27,11 @@ export function ImportedAttentionView({ attention, name }: ImportedAttentionView
   const state = useImportedAttention(attention);
   const { call, shown: a, layer, matrix, K, summary } = state;
   return (
-    <section data-role="imported-attention-view" style={{ display: 'grid', gap: 16, font: '13px system-ui, sans-serif', color: '#222', maxWidth: 1300 }}>
+    <section data-role="imported-attention-view" style={{ display: 'grid', gap: 16, font: 'var(--fs-sm) var(--font-sans)', color: 'var(--c-text)', maxWidth: 1300 }}>
       <Banner attention={attention} shown={a} call={call} name={name} summary={summary} />
 
       {a.layers.length === 0 || !layer || !matrix ? (
-        <p style={{ color: '#888' }}>{t('imported.noLayers')}</p>
+        <p style={{ color: 'var(--c-muted)' }}>{t('imported.noLayers')}</p>
       ) : (
         <>
           <ImportedControls attention={attention} state={state} />

@@ -44,9 +44,9 @@ export function Banner({ attention, shown, call, name, summary }: { attention: I
       style={{ border: '2px solid #b5651d', background: '#fff7ec', borderRadius: 6, padding: '10px 14px', display: 'grid', gap: 4, maxWidth: 1300, boxSizing: 'border-box' }}
     >
       <div style={{ display: 'flex', gap: 10, alignItems: 'baseline', flexWrap: 'wrap' }}>
-        <h2 style={{ margin: 0, fontSize: 17 }}>{t('imported.title')}</h2>
-        <span style={{ background: '#b5651d', color: '#fff', borderRadius: 3, padding: '1px 7px', fontSize: 12, fontWeight: 600 }}>{t('imported.badge')}</span>
-        <span data-role="imported-name" style={{ fontFamily: mono, fontSize: 12, color: '#333', overflowWrap: 'anywhere' }}>{name}</span>
+        <h2 style={{ margin: 0, fontSize: 'var(--fs-lg)' }}>{t('imported.title')}</h2>
+        <span style={{ background: '#b5651d', color: '#fff', borderRadius: 3, padding: '1px 7px', fontSize: 'var(--fs-xs)', fontWeight: 600 }}>{t('imported.badge')}</span>
+        <span data-role="imported-name" style={{ fontFamily: mono, fontSize: 'var(--fs-xs)', color: 'var(--c-text)', overflowWrap: 'anywhere' }}>{name}</span>
       </div>
       {line(t('imported.lead'), 'imported-lead')}
       {line(
@@ -73,11 +73,11 @@ export function Banner({ attention, shown, call, name, summary }: { attention: I
       {line(t('imported.tokensLine', { tokens: T, keys: K }) + (K < T ? ' ' + t('imported.tokensBeyond', { keys: K, tokens: T }) : ''), 'imported-tokens-line')}
       {rest.length > 0 && (
         <details data-role="imported-meta" open={rest.length <= 10}>
-          <summary style={{ cursor: 'pointer', color: '#444' }}>{t('imported.meta', { count: rest.length })}</summary>
-          <dl style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '1px 12px', margin: '4px 0 0', fontSize: 12 }}>
+          <summary style={{ cursor: 'pointer', color: 'var(--c-muted)' }}>{t('imported.meta', { count: rest.length })}</summary>
+          <dl style={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', gap: '1px 12px', margin: '4px 0 0', fontSize: 'var(--fs-xs)' }}>
             {rest.map(([k, v]) => (
               <div key={k} style={{ display: 'contents' }}>
-                <dt style={{ color: '#666', fontFamily: mono }}>{k}</dt>
+                <dt style={{ color: 'var(--c-muted)', fontFamily: mono }}>{k}</dt>
                 <dd style={{ margin: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>{cut(str(v), t)}</dd>
               </div>
             ))}
@@ -86,8 +86,8 @@ export function Banner({ attention, shown, call, name, summary }: { attention: I
       )}
       {shown.notes.length > 0 && (
         <details data-role="imported-notes" open={shown.notes.length <= 4}>
-          <summary style={{ cursor: 'pointer', color: '#444' }}>{t('imported.notes', { count: shown.notes.length })}</summary>
-          <ul style={{ margin: '4px 0 0', paddingLeft: 20, fontSize: 12 }}>
+          <summary style={{ cursor: 'pointer', color: 'var(--c-muted)' }}>{t('imported.notes', { count: shown.notes.length })}</summary>
+          <ul style={{ margin: '4px 0 0', paddingLeft: 20, fontSize: 'var(--fs-xs)' }}>
             {shown.notes.map((n, i) => (
               <li key={i} style={{ overflowWrap: 'anywhere' }}>{n}</li>
             ))}

@@ -14,12 +14,12 @@ export function BiasSection({ summary, name }: { summary: ImportedSummary; name:
   return (
     <section data-role="imported-bias" style={{ display: 'grid', gap: 6 }}>
       <div>
-        <h2 style={{ margin: '0 0 4px', fontSize: 16 }}>{t('bias.title')}</h2>
-        <p style={{ margin: 0, color: '#444', maxWidth: 1000 }}>{t('bias.explain', { minQuery })}</p>
+        <h2 style={{ margin: '0 0 4px', fontSize: 'var(--fs-lg)' }}>{t('bias.title')}</h2>
+        <p style={{ margin: 0, color: 'var(--c-muted)', maxWidth: 1000 }}>{t('bias.explain', { minQuery })}</p>
         <p style={noteStyle}>{t('imported.biasRows', { minQuery })}</p>
-        {!summary.sameRows && <p style={{ ...noteStyle, color: '#a15c00' }}>{t('imported.biasRowsDiffer')}</p>}
+        {!summary.sameRows && <p style={{ ...noteStyle, color: 'var(--c-warn)' }}>{t('imported.biasRowsDiffer')}</p>}
         {layers.length < 2 ? (
-          <p data-role="imported-bias-one" style={{ ...noteStyle, color: '#a15c00' }}>{t('imported.biasOne', { layer: layers[0] ? layers[0].label : '' })}</p>
+          <p data-role="imported-bias-one" style={{ ...noteStyle, color: 'var(--c-warn)' }}>{t('imported.biasOne', { layer: layers[0] ? layers[0].label : '' })}</p>
         ) : (
           layers.some((l, i) => l.layer !== i) && <p data-role="imported-bias-map" style={noteStyle}>{t('imported.biasMap', { map })}</p>
         )}

@@ -34,7 +34,7 @@ export function ImportedControls({ attention, state }: { attention: ImportedAtte
             </option>
           ))}
         </select>
-        {a.layers.length < 2 && <span data-role="imported-one-layer" style={{ color: '#777', marginLeft: 6 }}>{t('imported.onlyLayer')}</span>}
+        {a.layers.length < 2 && <span data-role="imported-one-layer" style={{ color: 'var(--c-muted)', marginLeft: 6 }}>{t('imported.onlyLayer')}</span>}
       </label>
       <label>
         {t('control.head')}{' '}
@@ -50,7 +50,7 @@ export function ImportedControls({ attention, state }: { attention: ImportedAtte
             </option>
           ))}
         </select>
-        {meanOnlyLayer && <span data-role="imported-mean-only" style={{ color: '#777', marginLeft: 6 }}>{t('imported.headNote')}</span>}
+        {meanOnlyLayer && <span data-role="imported-mean-only" style={{ color: 'var(--c-muted)', marginLeft: 6 }}>{t('imported.headNote')}</span>}
       </label>
       <ScaleSelect value={scaleKind} onChange={setScaleKind} />
       {scaleKind === 'power' && <GammaSlider value={gamma} onChange={setGamma} />}

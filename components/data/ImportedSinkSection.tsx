@@ -27,16 +27,16 @@ export function SinkSection({ summary, name }: { summary: ImportedSummary; name:
   return (
     <section data-role="imported-sink" style={{ display: 'grid', gap: 10 }}>
       <div>
-        <h2 style={{ margin: '0 0 4px', fontSize: 16 }}>{t('imported.sinkTitle')}</h2>
-        <p style={{ margin: 0, color: '#444', maxWidth: 1000 }}>{t('sink.explain', { minQuery, threshold: SINK_HEAD_THRESHOLD })}</p>
+        <h2 style={{ margin: '0 0 4px', fontSize: 'var(--fs-lg)' }}>{t('imported.sinkTitle')}</h2>
+        <p style={{ margin: 0, color: 'var(--c-muted)', maxWidth: 1000 }}>{t('sink.explain', { minQuery, threshold: SINK_HEAD_THRESHOLD })}</p>
         <p style={noteStyle}>{t('imported.sinkRows', { minQuery })}</p>
         {summary.lowered && (
-          <p data-role="imported-minquery-note" style={{ ...noteStyle, color: '#a15c00' }}>
+          <p data-role="imported-minquery-note" style={{ ...noteStyle, color: 'var(--c-warn)' }}>
             {t('imported.minQueryNote', { last: summary.lastRow, minQuery, default: DEFAULT_MIN_QUERY })}
           </p>
         )}
         {meanOnly && (
-          <p data-role="imported-sink-mean-only" style={{ ...noteStyle, color: '#a15c00' }}>
+          <p data-role="imported-sink-mean-only" style={{ ...noteStyle, color: 'var(--c-warn)' }}>
             {t('imported.sinkMeanOnly', { threshold: SINK_HEAD_THRESHOLD })}
           </p>
         )}
@@ -60,7 +60,7 @@ export function SinkSection({ summary, name }: { summary: ImportedSummary; name:
                 <tr>
                   <th style={{ ...headStyle, textAlign: 'left' }}>{t('sink.colLayer')}</th>
                   {Array.from({ length: cols }, (_, h) => (
-                    <th key={h} style={cols > COMPACT_HEADS ? { ...headStyle, padding: '2px 1px', fontSize: 10 } : headStyle}>{meanOnly ? t('imported.headMeanExported') : t('sink.colHead', { head: h })}</th>
+                    <th key={h} style={cols > COMPACT_HEADS ? { ...headStyle, padding: '2px 1px', fontSize: 'var(--fs-sm)' } : headStyle}>{meanOnly ? t('imported.headMeanExported') : t('sink.colHead', { head: h })}</th>
                   ))}
                   {!meanOnly && <th style={wrapHead}>{t('imported.colFirstShare')}</th>}
                   <th style={wrapHead}>{t('sink.colUniform')}</th>
@@ -79,7 +79,7 @@ export function SinkSection({ summary, name }: { summary: ImportedSummary; name:
         <MagmaLegend />
       </div>
       {layers.length < 2 ? (
-        <p data-role="imported-bars-one" style={{ margin: 0, color: '#666' }}>
+        <p data-role="imported-bars-one" style={{ margin: 0, color: 'var(--c-muted)' }}>
           {t('imported.barsOne')}
         </p>
       ) : (
@@ -120,7 +120,7 @@ function SinkRow({ l, cols, meanOnly, na }: { l: ImportedLayerSummary; cols: num
         const span = layerMean ? cols : undefined;
         if (v === null)
           return (
-            <td key={h} colSpan={span} style={{ ...cellStyle, background: '#e0e0e0', color: '#666' }} title={t('sink.cellNa', { layer: name, head: h })}>
+            <td key={h} colSpan={span} style={{ ...cellStyle, background: '#e0e0e0', color: 'var(--c-muted)' }} title={t('sink.cellNa', { layer: name, head: h })}>
               {h < l.sink.perHead.length ? na : ''}
             </td>
           );
@@ -146,11 +146,11 @@ function SinkRow({ l, cols, meanOnly, na }: { l: ImportedLayerSummary; cols: num
           {fmt(l.firstTokenShare, na)}
         </td>
       )}
-      <td style={{ ...cellStyle, color: '#555' }} data-role="imported-uniform" data-value={l.sink.uniformBaseline ?? ''}>{fmt(l.sink.uniformBaseline, na)}</td>
-      <td style={{ ...cellStyle, color: '#555' }} data-role="imported-sink-heads">
+      <td style={{ ...cellStyle, color: 'var(--c-muted)' }} data-role="imported-uniform" data-value={l.sink.uniformBaseline ?? ''}>{fmt(l.sink.uniformBaseline, na)}</td>
+      <td style={{ ...cellStyle, color: 'var(--c-muted)' }} data-role="imported-sink-heads">
         {l.sink.qualifyingQueries === 0 ? na : l.heads === null ? t('imported.sinkHeadsNa') : `${l.sink.sinkHeads}/${l.sink.perHead.length}`}
       </td>
-      <td style={{ ...cellStyle, color: '#555' }} data-role="imported-qualifying">{l.sink.qualifyingQueries}</td>
+      <td style={{ ...cellStyle, color: 'var(--c-muted)' }} data-role="imported-qualifying">{l.sink.qualifyingQueries}</td>
     </tr>
   );
 }

@@ -43,7 +43,7 @@ export function TokenList({ tokens, keys, present, complete }: { tokens: string[
   return (
     <div>
       <h3 style={h3Style}>{t('imported.tokensTitle', { count: tokens.length })}</h3>
-      <div data-role="imported-tokens" style={{ display: 'flex', flexWrap: 'wrap', gap: 3, maxHeight: 260, overflowY: 'auto', padding: 6, border: '1px solid #ddd', borderRadius: 4, background: '#fff' }}>
+      <div data-role="imported-tokens" style={{ display: 'flex', flexWrap: 'wrap', gap: 3, maxHeight: 260, overflowY: 'auto', padding: 6, border: '1px solid var(--c-border)', borderRadius: 4, background: 'var(--c-panel)' }}>
         {items}
       </div>
       <p style={noteStyle}>{complete ? t('imported.tokensHint') : t('imported.tokensHintRows')}</p>
@@ -57,7 +57,7 @@ export function TopReceivers({ summary, tokens, name }: { summary: ImportedSumma
     <div>
       <h3 style={h3Style}>{t('sink.restTitle')}</h3>
       {summary.top.length === 0 ? (
-        <p style={{ margin: 0, color: '#888' }}>{t('sink.restNone', { minQuery: summary.minQuery })}</p>
+        <p style={{ margin: 0, color: 'var(--c-muted)' }}>{t('sink.restNone', { minQuery: summary.minQuery })}</p>
       ) : (
         <ExportFrame
           name={`imported-${name}-top`}

@@ -51,12 +51,12 @@ export function RunLogView({ log, name, notes }: RunLogViewProps) {
   };
 
   return (
-    <section data-role="runlog-view" aria-label={t('runlog.subtitle')} style={{ display: 'grid', gap: 14, font: '13px system-ui, sans-serif', color: '#111', maxWidth: 1100 }}>
+    <section data-role="runlog-view" aria-label={t('runlog.subtitle')} style={{ display: 'grid', gap: 14, font: 'var(--fs-sm) var(--font-sans)', color: 'var(--c-text)', maxWidth: 1100 }}>
       <header style={{ display: 'grid', gap: 2 }}>
-        <h3 data-role="runlog-name" style={{ margin: 0, fontSize: 16, overflowWrap: 'anywhere' }}>
+        <h3 data-role="runlog-name" style={{ margin: 0, fontSize: 'var(--fs-lg)', overflowWrap: 'anywhere' }}>
           {name}
         </h3>
-        <div style={{ color: '#555', display: 'flex', flexWrap: 'wrap', gap: '0 12px' }}>
+        <div style={{ color: 'var(--c-muted)', display: 'flex', flexWrap: 'wrap', gap: '0 12px' }}>
           <span>{t('runlog.subtitle')}</span>
           <span data-role="runlog-meta">{multi ? t('runlog.meta', { calls: formatCount(s.calls), agents: growth.agents.length }) : t('runlog.metaOne', { calls: formatCount(s.calls) })}</span>
           {log.mode !== undefined && <span style={{ overflowWrap: 'anywhere' }}>{t('runlog.mode', { mode: log.mode })}</span>}
@@ -108,12 +108,12 @@ export function RunLogView({ log, name, notes }: RunLogViewProps) {
         </span>
       </div>
       {alphaBad && (
-        <div role="alert" data-role="runlog-alpha-invalid" style={{ color: '#a00' }}>
+        <div role="alert" data-role="runlog-alpha-invalid" style={{ color: 'var(--c-error)' }}>
           {t('runlog.alphaInvalid', { alpha })}
         </div>
       )}
       {customBad && (
-        <div role="alert" data-role="runlog-window-invalid" style={{ color: '#a00' }}>
+        <div role="alert" data-role="runlog-window-invalid" style={{ color: 'var(--c-error)' }}>
           {t('runlog.windowInvalid', { max: formatCount(MAX_TOKENS), window: windowText })}
         </div>
       )}
@@ -161,7 +161,7 @@ export function RunLogView({ log, name, notes }: RunLogViewProps) {
             {formatUnits(s.costCached)}
           </Stat>
           <Stat role="saved" value={s.saved} label={t('runlog.sumSaved')} sub={t('runlog.units')}>
-            {formatUnits(s.saved)} <span style={{ fontSize: 14, color: '#1a6b2a' }} data-role="runlog-saved-pct">({formatPercent(s.savedFraction)})</span>
+            {formatUnits(s.saved)} <span style={{ fontSize: 'var(--fs-md)', color: '#1a6b2a' }} data-role="runlog-saved-pct">({formatPercent(s.savedFraction)})</span>
           </Stat>
           <Stat
             role="window"
@@ -178,8 +178,8 @@ export function RunLogView({ log, name, notes }: RunLogViewProps) {
             {contextWindow === undefined ? t('runlog.sumWindowNone') : formatCount(contextWindow)}
           </Stat>
         </div>
-        <p style={{ margin: 0, color: '#444' }}>{t('runlog.costNote')}</p>
-        <p data-role="runlog-upper-bound" style={{ margin: 0, color: '#333', background: '#f4f6fa', borderLeft: '3px solid #4477AA', padding: '6px 10px' }}>
+        <p style={{ margin: 0, color: 'var(--c-muted)' }}>{t('runlog.costNote')}</p>
+        <p data-role="runlog-upper-bound" style={{ margin: 0, color: 'var(--c-text)', background: '#f4f6fa', borderLeft: '3px solid #4477AA', padding: '6px 10px' }}>
           {t('runlog.upperBound')}
         </p>
       </div>
@@ -188,8 +188,8 @@ export function RunLogView({ log, name, notes }: RunLogViewProps) {
 
       {notes.length > 0 && (
         <div data-role="runlog-notes" style={{ display: 'grid', gap: 4 }}>
-          <strong style={{ fontSize: 12 }}>{t('runlog.notesTitle')}</strong>
-          <ul style={{ margin: 0, paddingLeft: 20, color: '#555', fontSize: 12 }}>
+          <strong style={{ fontSize: 'var(--fs-xs)' }}>{t('runlog.notesTitle')}</strong>
+          <ul style={{ margin: 0, paddingLeft: 20, color: 'var(--c-muted)', fontSize: 'var(--fs-xs)' }}>
             {notes.map((n, i) => (
               <li key={i} style={{ overflowWrap: 'anywhere' }}>
                 {n}
@@ -204,12 +204,12 @@ export function RunLogView({ log, name, notes }: RunLogViewProps) {
 
 function Stat({ role, value, label, sub, children }: { role: string; value: number; label: string; sub?: ReactNode; children: ReactNode }) {
   return (
-    <div data-role={`runlog-sum-${role}`} data-value={value} style={{ border: '1px solid #ddd', borderRadius: 6, padding: '7px 10px', background: '#fafafa', display: 'grid', gap: 2, alignContent: 'start' }}>
-      <span style={{ color: '#555', fontSize: 12 }}>{label}</span>
-      <span data-field="value" style={{ fontSize: 18, fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
+    <div data-role={`runlog-sum-${role}`} data-value={value} style={{ border: '1px solid var(--c-border)', borderRadius: 6, padding: '7px 10px', background: 'var(--c-bg)', display: 'grid', gap: 2, alignContent: 'start' }}>
+      <span style={{ color: 'var(--c-muted)', fontSize: 'var(--fs-xs)' }}>{label}</span>
+      <span data-field="value" style={{ fontSize: 'var(--fs-lg)', fontWeight: 600, fontVariantNumeric: 'tabular-nums' }}>
         {children}
       </span>
-      {sub !== undefined && <span style={{ color: '#555', fontSize: 12 }}>{sub}</span>}
+      {sub !== undefined && <span style={{ color: 'var(--c-muted)', fontSize: 'var(--fs-xs)' }}>{sub}</span>}
     </div>
   );
 }
@@ -218,12 +218,12 @@ function AgentTable({ growth }: { growth: ContextGrowth }) {
   const t = useT();
   const shown = growth.agents.slice(0, MAX_AGENT_ROWS);
   const num = { textAlign: 'right', padding: '3px 8px', fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' } as const;
-  const head = { ...num, fontWeight: 600, borderBottom: '1px solid #ccc', color: '#333', whiteSpace: 'normal' } as const;
+  const head = { ...num, fontWeight: 600, borderBottom: '1px solid var(--c-border)', color: 'var(--c-text)', whiteSpace: 'normal' } as const;
   return (
     <div style={{ display: 'grid', gap: 6 }}>
       <strong>{t('runlog.perAgentTitle')}</strong>
       <div style={{ overflowX: 'auto' }}>
-        <table data-role="runlog-agents" style={{ borderCollapse: 'collapse', fontSize: 12, minWidth: '100%' }}>
+        <table data-role="runlog-agents" style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-xs)', minWidth: '100%' }}>
           <thead>
             <tr>
               <th style={{ ...head, textAlign: 'left' }}>{t('runlog.colAgent')}</th>
@@ -257,7 +257,7 @@ function AgentTable({ growth }: { growth: ContextGrowth }) {
           </tbody>
         </table>
       </div>
-      {growth.agents.length > MAX_AGENT_ROWS && <span style={{ color: '#555', fontSize: 12 }}>{t('runlog.agentsShown', { shown: MAX_AGENT_ROWS, total: growth.agents.length })}</span>}
+      {growth.agents.length > MAX_AGENT_ROWS && <span style={{ color: 'var(--c-muted)', fontSize: 'var(--fs-xs)' }}>{t('runlog.agentsShown', { shown: MAX_AGENT_ROWS, total: growth.agents.length })}</span>}
     </div>
   );
 }

@@ -51,7 +51,7 @@ export function ModelDescription({ models, value, provider }: Pick<ModelPickerPr
       <span data-role="model-description" title={text} style={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
         {text}
       </span>
-      {provider && <span style={{ whiteSpace: 'nowrap' }}>{t('model.provider', { provider: provider.provider, threads: provider.numThreads || 1 })}</span>}
+      {provider && <span data-role="model-runtime" style={{ whiteSpace: 'nowrap' }}>{t('model.provider', { provider: provider.provider, threads: provider.numThreads || 1 })}</span>}
     </div>
   );
 }

@@ -70,8 +70,8 @@ export function RunStatus({ ready, tokens, layer, stage, context }: RunStatusPro
 export function DropOverlay() {
   const t = useT();
   return (
-    <div data-role="drop-overlay" style={{ position: 'fixed', inset: 0, background: 'rgba(68,119,170,0.15)', border: '4px dashed #4477AA', display: 'grid', placeItems: 'center', fontSize: 20, zIndex: 50, pointerEvents: 'none' }}>
-      <span style={{ background: '#fff', padding: '10px 18px', borderRadius: 6 }}>{t('data.dropOverlay')}</span>
+    <div data-role="drop-overlay" style={{ position: 'fixed', inset: 0, background: 'rgba(68,119,170,0.15)', border: '4px dashed #4477AA', display: 'grid', placeItems: 'center', fontSize: 'var(--fs-xl)', zIndex: 50, pointerEvents: 'none' }}>
+      <span style={{ background: 'var(--c-panel)', padding: '10px 18px', borderRadius: 6 }}>{t('data.dropOverlay')}</span>
     </div>
   );
 }

@@ -76,14 +76,14 @@ export function MessageInspector({ run, prompts, shown, onShow, conversationToke
                   : t('inspector.countsNext', { static: c.static, prev: i, appended: c.appended, generation: c.generation })}
               </div>
               <div style={{ borderLeft: '4px solid #336', paddingLeft: 6, marginBottom: 4 }} title={t('inspector.staticTitle')}>
-                <div style={{ color: '#336', fontSize: 11 }}>{t('inspector.static')}</div>
+                <div style={{ color: '#336', fontSize: 'var(--fs-xs)' }}>{t('inspector.static')}</div>
                 <div>{t('inspector.toolsBlock', { tokens: counts.tools })}</div>
                 {call.request.messages.slice(0, call.staticPrefix).map((m, j) => (
                   <Row key={j} m={m} j={j} tokens={counts.messages[j] ?? 0} isNew={appended.has(j)} t={t} />
                 ))}
               </div>
               <div style={{ borderLeft: '4px solid #aaa', paddingLeft: 6 }} title={t('inspector.trajectoryTitle')}>
-                <div style={{ color: '#666', fontSize: 11 }}>{t('inspector.trajectory')}</div>
+                <div style={{ color: 'var(--c-muted)', fontSize: 'var(--fs-xs)' }}>{t('inspector.trajectory')}</div>
                 {call.request.messages.slice(call.staticPrefix).map((m, k) => {
                   const j = k + call.staticPrefix;
                   return <Row key={j} m={m} j={j} tokens={counts.messages[j] ?? 0} isNew={appended.has(j)} t={t} />;

@@ -16,7 +16,7 @@ export function CustomEditor({ custom, onText, onAccept }: CustomEditorProps) {
   const t = useT();
   return (
     <section aria-label={t('section.editor')} style={{ display: 'grid', gap: 6 }}>
-      <h2 style={{ fontSize: 16, margin: 0 }}>{t('section.editor')}</h2>
+      <h2 style={{ fontSize: 'var(--fs-lg)', margin: 0 }}>{t('section.editor')}</h2>
       <RequestEditor
         text={custom.text}
         onTextChange={(text) => onText(custom.id, text)}
@@ -26,7 +26,7 @@ export function CustomEditor({ custom, onText, onAccept }: CustomEditorProps) {
         }}
         rows={18}
       />
-      {!custom.lastGood && <div data-role="no-valid-note" style={{ color: '#a15c00' }}>{t('scenario.noValidYet')}</div>}
+      {!custom.lastGood && <div data-role="no-valid-note" style={{ color: 'var(--c-warn)' }}>{t('scenario.noValidYet')}</div>}
     </section>
   );
 }

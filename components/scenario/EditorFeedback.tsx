@@ -10,7 +10,7 @@ export const LINE = 20;
 export const PAD_Y = 8;
 export const PAD_X = 10;
 export const FONT_FAMILY = 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", "DejaVu Sans Mono", monospace';
-export const TEXT: CSSProperties = { fontFamily: FONT_FAMILY, fontSize: 13, lineHeight: `${LINE}px`, tabSize: 4, letterSpacing: 'normal', whiteSpace: 'pre' };
+export const TEXT: CSSProperties = { fontFamily: FONT_FAMILY, fontSize: 'var(--fs-sm)', lineHeight: `${LINE}px`, tabSize: 4, letterSpacing: 'normal', whiteSpace: 'pre' };
 export const ERROR_BAND = 'rgba(214, 48, 49, 0.13)';
 export const ERROR_INK = '#b3261e';
 
@@ -33,7 +33,7 @@ export function ErrorList({ errors, onGoTo }: { errors: readonly LocatedError[];
             data-path={e.path}
             title={t('editor.goTo', { line: e.line })}
             onClick={() => onGoTo(e)}
-            style={{ font: '12px/1.45 ' + FONT_FAMILY, textAlign: 'left', width: '100%', padding: '3px 8px', border: 'none', borderLeft: `3px solid ${ERROR_INK}`, borderRadius: 3, background: '#fdf0ef', color: '#3b1210', cursor: 'pointer', overflowWrap: 'anywhere' }}
+            style={{ font: 'var(--fs-xs)/1.45 var(--font-sans)' + FONT_FAMILY, textAlign: 'left', width: '100%', padding: '3px 8px', border: 'none', borderLeft: `3px solid ${ERROR_INK}`, borderRadius: 3, background: '#fdf0ef', color: '#3b1210', cursor: 'pointer', overflowWrap: 'anywhere' }}
           >
             <span style={{ color: ERROR_INK, fontWeight: 600 }}>{e.syntax ? t('editor.atLineColumn', { line: e.line, column: e.column }) : t('editor.atLine', { line: e.line })}</span>
             {': '}
@@ -51,7 +51,7 @@ export function NoteList({ notes }: { notes: readonly string[] }) {
   return (
     <ul data-role="editor-notes" aria-label={t('editor.noteList')} style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 2 }}>
       {notes.map((n, i) => (
-        <li key={i} data-role="editor-note" style={{ padding: '2px 8px', borderLeft: '3px solid #6e9bd1', background: '#f1f6fc', color: '#243b53', fontSize: 12 }}>
+        <li key={i} data-role="editor-note" style={{ padding: '2px 8px', borderLeft: '3px solid #6e9bd1', background: '#f1f6fc', color: '#243b53', fontSize: 'var(--fs-xs)' }}>
           <span style={{ fontWeight: 600 }}>{t('editor.note')}:</span> {n}
         </li>
       ))}

@@ -180,26 +180,26 @@ export function RequestEditor({ text, onTextChange, onValidRequest, onValidity, 
   const invalid = result !== null && !result.ok;
 
   return (
-    <div data-role="request-editor" style={{ display: 'flex', flexDirection: 'column', gap: 6, font: '13px system-ui, sans-serif', minWidth: 0 }}>
+    <div data-role="request-editor" style={{ display: 'flex', flexDirection: 'column', gap: 6, font: 'var(--fs-sm) var(--font-sans)', minWidth: 0 }}>
       <div style={{ display: 'flex', alignItems: 'center', gap: 8, flexWrap: 'wrap' }}>
         <label htmlFor={id} style={{ fontWeight: 600 }}>
           {t('editor.label')}
         </label>
         <span style={{ flex: 1 }} />
-        <span style={{ color: '#666', fontVariantNumeric: 'tabular-nums' }}>{t('editor.lines', { n: lineCount })}</span>
+        <span style={{ color: 'var(--c-muted)', fontVariantNumeric: 'tabular-nums' }}>{t('editor.lines', { n: lineCount })}</span>
         <button
           type="button"
           data-role="editor-format"
           onClick={format}
           disabled={!result || syntax}
           title={!result || syntax ? t('editor.formatDisabled') : t('editor.formatTitle')}
-          style={{ font: 'inherit', padding: '2px 10px', borderRadius: 4, border: '1px solid #bbb', background: !result || syntax ? '#f2f2f2' : '#fff', color: !result || syntax ? '#999' : '#222', cursor: !result || syntax ? 'not-allowed' : 'pointer' }}
+          style={{ font: 'inherit', padding: '2px 10px', borderRadius: 4, border: '1px solid var(--c-border)', background: !result || syntax ? '#f2f2f2' : '#fff', color: !result || syntax ? '#999' : '#222', cursor: !result || syntax ? 'not-allowed' : 'pointer' }}
         >
           {t('editor.format')}
         </button>
       </div>
 
-      <div style={{ display: 'flex', border: `1px solid ${invalid ? '#e3a5a1' : '#d0d7de'}`, borderRadius: 6, overflow: 'hidden', background: '#fff' }}>
+      <div style={{ display: 'flex', border: `1px solid ${invalid ? '#e3a5a1' : '#d0d7de'}`, borderRadius: 6, overflow: 'hidden', background: 'var(--c-panel)' }}>
         <div aria-hidden="true" style={{ position: 'relative', flex: 'none', width: gutterWidth, overflow: 'hidden', background: '#f6f8fa', borderRight: '1px solid #e1e4e8' }}>
           <div ref={gutterRef} style={{ position: 'absolute', top: 0, left: 0, right: 0, willChange: 'transform' }}>
             <Bands ranges={ranges} colour={ERROR_BAND} />
@@ -211,7 +211,7 @@ export function RequestEditor({ text, onTextChange, onValidRequest, onValidity, 
                 data-line={line}
                 title={`${t('editor.gutterError')}: ${es.map(errorText).join('\n')}`}
                 onClick={() => goTo(es[0]!)}
-                style={{ position: 'absolute', left: 3, top: PAD_Y + (line - 1) * LINE, lineHeight: `${LINE}px`, fontSize: 10, color: ERROR_INK, cursor: 'pointer' }}
+                style={{ position: 'absolute', left: 3, top: PAD_Y + (line - 1) * LINE, lineHeight: `${LINE}px`, fontSize: 'var(--fs-sm)', color: ERROR_INK, cursor: 'pointer' }}
               >
                 ●
               </span>
@@ -274,7 +274,7 @@ export function RequestEditor({ text, onTextChange, onValidRequest, onValidity, 
         style={{ color: result?.ok ? '#1a7f37' : ERROR_INK, fontWeight: 500, minHeight: 18 }}
       >
         {status}
-        {pending && <span style={{ color: '#666', fontWeight: 400 }}> · {t('editor.checking')}</span>}
+        {pending && <span style={{ color: 'var(--c-muted)', fontWeight: 400 }}> · {t('editor.checking')}</span>}
       </div>
 
       <ErrorList errors={errors} onGoTo={goTo} />
