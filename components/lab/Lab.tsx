@@ -154,7 +154,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
           onContext={s.setContext}
         />
       )}
-      {s.tab === 'step' && engineTab && <StepLab client={engineTab} analysed={data} vocab={engine.loaded?.vocab ?? null} generationConfig={engine.loaded?.generationConfig ?? null} />}
+      {s.tab === 'step' && engineTab && <StepLab client={engineTab} analysed={data} model={s.model} scenario={s.scenario} custom={s.custom} vocab={engine.loaded?.vocab ?? null} generationConfig={engine.loaded?.generationConfig ?? null} />}
       {s.tab === 'ab' && engineTab && (
         <AbLab client={engineTab} analysed={data} scenario={s.scenario} custom={s.custom} generationConfig={engine.loaded?.generationConfig ?? null} vocab={engine.loaded?.vocab ?? null} />
       )}

@@ -1,6 +1,7 @@
 'use client';
 // The Step tab's cursor: the move buttons, play / pause with its speed, the slider, and the status lines
-// under them (cursor and query, the operation running, the last engine operation and the tab's counts).
+// under them (cursor and query, the operation running, the last engine operation and the tab's counts);
+// StepNotes says how the rows were computed (shown below the main visual).
 import { nextBoundary, prevBoundary } from '../../lib/generate/stepper';
 import type { Op, Row } from '../../lib/generate/stepSession';
 import { useT, type T } from '../common/i18n';
@@ -20,24 +21,24 @@ export function CursorControls({ ops, play, starts, locked }: CursorControlsProp
   const t = useT();
   const { cursor, length: N, move } = ops;
   const btn = (label: string, aria: string, onClick: () => void, disabled: boolean, role: string) => (
-    <button type="button" data-step={role} aria-label={aria} title={aria} onClick={onClick} disabled={disabled} style={{ minWidth: 38, padding: '3px 8px' }}>
+    <button type="button" data-step={role} aria-label={aria} title={aria} onClick={onClick} disabled={disabled} style={{ minWidth: 40 }}>
       {label}
     </button>
   );
   const atStart = locked || cursor <= 1;
   const atEnd = locked || cursor >= N;
   return (
-    <div style={{ display: 'flex', gap: 6, alignItems: 'center', flexWrap: 'wrap' }}>
+    <div data-role="step-controls" className="controls" style={{ gap: 'var(--sp-2) var(--sp-2)' }}>
       {btn('|◀', t('step.btnStart'), () => move(1), atStart, 'start')}
       {btn('⇤', t('step.btnPrevMessage'), () => move(prevBoundary(starts, cursor)), atStart, 'prev-message')}
       {btn('◀', t('step.btnBack'), () => move(cursor - 1), atStart, 'back')}
       {btn('▶', t('step.btnForward'), () => move(cursor + 1), atEnd, 'forward')}
       {btn('⇥', t('step.btnNextMessage'), () => move(nextBoundary(starts, cursor, N)), atEnd, 'next-message')}
       {btn('▶|', t('step.btnEnd'), () => move(N), atEnd, 'end')}
-      <button type="button" data-step="play" onClick={() => play.setPlaying((p) => !p)} disabled={locked || (!play.playing && cursor >= N)} style={{ padding: '3px 10px', marginLeft: 8 }}>
+      <button type="button" data-step="play" className="primary" onClick={() => play.setPlaying((p) => !p)} disabled={locked || (!play.playing && cursor >= N)} style={{ marginLeft: 'var(--sp-2)', minWidth: 84 }}>
         {play.playing ? t('step.pause') : t('step.play')}
       </button>
-      <label style={{ fontSize: 13 }}>
+      <label>
         {t('step.speed')}{' '}
         <select data-control="speed" value={play.speed} onChange={(e) => play.setSpeed(Number(e.target.value))}>
           {SPEEDS.map((v) => (
@@ -58,7 +59,6 @@ export function CursorControls({ ops, play, starts, locked }: CursorControlsProp
         onChange={(e) => move(Number(e.target.value))}
         style={{ flex: '1 1 200px', minWidth: 160 }}
       />
-      <span style={{ fontSize: 12, color: '#555' }}>{t('step.keysHelp')}</span>
     </div>
   );
 }
@@ -71,15 +71,15 @@ function opText(t: T, op: Op): string {
   return t('step.opJump', { n, from: op.from, to: op.to, ms: Math.round(op.ms) });
 }
 
-/** Where the cursor is, what runs, the last engine operation, where the query's row came from, errors. */
-export function StepStatus({ ops, labels, row }: { ops: StepOps; labels: string[]; row: Row | undefined }) {
+/** Where the cursor is, what runs, the last engine operation (and the tab's counts), errors. */
+export function StepStatus({ ops, labels }: { ops: StepOps; labels: string[] }) {
   const t = useT();
   const { cursor, length: N, busy, error, session } = ops;
   const lastOp = session?.ops.at(-1);
   const counts = session?.counts;
   return (
     <>
-      <div data-role="step-status" aria-live="polite" style={{ fontSize: 14, fontVariantNumeric: 'tabular-nums' }}>
+      <div data-role="step-status" aria-live="polite" style={{ fontSize: 'var(--fs-md)', fontVariantNumeric: 'tabular-nums' }}>
         {cursor > 0 ? (
           <>
             <b>{t('step.cursor', { c: cursor, n: N })}</b> · {t('step.query', { q: cursor - 1, label: labels[cursor - 1] ?? '' })}
@@ -89,31 +89,37 @@ export function StepStatus({ ops, labels, row }: { ops: StepOps; labels: string[
           t('step.establishing')
         )}
         {busy && (
-          <span data-role="step-busy" style={{ marginLeft: 12 }}>
+          <span data-role="step-busy" style={{ marginLeft: 'var(--sp-3)' }}>
             <progress style={{ width: 100, verticalAlign: 'middle' }} /> {busy}
           </span>
         )}
       </div>
-      <div data-role="step-op" style={{ fontSize: 12, color: '#333', fontFamily: 'ui-monospace, monospace' }}>
+      <div data-role="step-op" style={{ fontSize: 'var(--fs-xs)', fontFamily: 'var(--font-mono)' }}>
         {lastOp ? t('step.lastOp', { op: opText(t, lastOp) }) : ''}
         {counts && (
-          <span style={{ color: '#666', marginLeft: 10 }}>
+          <span className="muted" style={{ marginLeft: 'var(--sp-3)' }}>
             {t('step.counts', { prefill: counts.prefill + counts.resync, step: counts.step, jump: counts.jump, fork: counts.fork, generate: counts.generate })}
           </span>
         )}
       </div>
-      <div style={{ fontSize: 12, color: '#555' }}>{t('step.jumpNote')}</div>
-      {row && row.via !== 'step' && (
-        <div data-role="row-source" style={{ fontSize: 12, color: '#555' }}>
-          {t(`step.rowVia.${row.via}`, { n: row.runTokens })}
-        </div>
-      )}
       {error && (
-        <div role="alert" style={{ color: '#a00', background: '#fde2e1', padding: '4px 8px', borderRadius: 3 }}>
+        <div role="alert" style={{ color: 'var(--c-error)', background: 'var(--c-error-soft)', padding: '4px 8px', borderRadius: 'var(--radius)' }}>
           {t('error.prefix', { message: error })}
         </div>
       )}
     </>
+  );
+}
+
+/** How the stepper works and where the query's row came from: below the main visual (secondary on a projector). */
+export function StepNotes({ row }: { row: Row | undefined }) {
+  const t = useT();
+  return (
+    <div style={{ display: 'grid', gap: 'var(--sp-1)', fontSize: 'var(--fs-xs)' }} className="muted">
+      <div>{t('step.keysHelp')}</div>
+      <div>{t('step.jumpNote')}</div>
+      {row && row.via !== 'step' && <div data-role="row-source">{t(`step.rowVia.${row.via}`, { n: row.runTokens })}</div>}
+    </div>
   );
 }
 

@@ -51,7 +51,7 @@ export function GenerationPanel(p: GenerationPanelProps) {
         aria-invalid={errors.includes(key)}
         onChange={(e) => onForm({ ...form, [key]: e.target.value })}
         disabled={run?.running}
-        style={{ ...FIELD, borderColor: errors.includes(key) ? '#c00' : undefined, outline: errors.includes(key) ? '1px solid #c00' : undefined }}
+        style={{ ...FIELD, outline: errors.includes(key) ? '2px solid var(--c-error)' : undefined }}
         {...extra}
       />
     </label>
@@ -59,12 +59,12 @@ export function GenerationPanel(p: GenerationPanelProps) {
   const sampling = form.mode === 'sample';
   const stoppedText = run?.stopped ? t(`step.genStopped.${run.stopped}`) : '';
   return (
-    <section data-role="generation" aria-label={t('step.genTitle')} style={{ display: 'grid', gap: 8, border: '1px solid #ddd', borderRadius: 4, padding: '10px 12px' }}>
-      <h3 style={{ margin: 0, fontSize: 15 }}>{t('step.genTitle')}</h3>
-      <div style={{ background: '#fff8e1', padding: '4px 8px', borderRadius: 3, fontSize: 13 }} data-role="gen-real-note">
+    <section data-role="generation" className="panel" aria-label={t('step.genTitle')} style={{ display: 'grid', gap: 'var(--sp-2)' }}>
+      <h3 style={{ margin: 0, fontSize: 'var(--fs-md)' }}>{t('step.genTitle')}</h3>
+      <div style={{ background: 'var(--c-warn-soft)', padding: '4px 8px', borderRadius: 'var(--radius)', fontSize: 'var(--fs-sm)' }} data-role="gen-real-note">
         {t('step.genRealNote')}
       </div>
-      <div style={{ display: 'flex', gap: 14, flexWrap: 'wrap', alignItems: 'center', fontSize: 13 }}>
+      <div className="controls">
         <span role="radiogroup" aria-label={t('step.genMode')} style={{ display: 'inline-flex', gap: 10 }}>
           <label>
             <input type="radio" name="gen-mode" data-gen-mode="greedy" checked={!sampling} disabled={run?.running} onChange={() => onForm({ ...form, mode: 'greedy' })} /> {t('step.genGreedy')}
@@ -84,19 +84,19 @@ export function GenerationPanel(p: GenerationPanelProps) {
         </button>
         {field('maxNewTokens', t('step.genMax'), { step: 1, min: 1 })}
       </div>
-      <div style={{ color: '#555', fontSize: 12 }}>{p.configNote}</div>
+      <div className="muted small">{p.configNote}</div>
       {errors.length > 0 && (
-        <div role="alert" style={{ color: '#a00', fontSize: 13 }}>
+        <div role="alert" style={{ color: 'var(--c-error)', fontSize: 'var(--fs-sm)' }}>
           {errors.map((e) => t(`step.genErr.${e}`)).join(' · ')}
         </div>
       )}
-      <div style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap' }}>
+      <div className="controls">
         {!run?.running ? (
-          <button type="button" data-role="gen-start" disabled={p.disabled || errors.length > 0} onClick={p.onGenerate} style={{ fontWeight: 600 }}>
+          <button type="button" data-role="gen-start" className="primary" disabled={p.disabled || errors.length > 0} onClick={p.onGenerate} style={{ fontWeight: 600 }}>
             {t('step.genStart', { position: p.cursor })}
           </button>
         ) : (
-          <button type="button" data-role="gen-stop" onClick={p.onStop} style={{ fontWeight: 600, color: '#a00' }}>
+          <button type="button" data-role="gen-stop" onClick={p.onStop} style={{ fontWeight: 600, color: 'var(--c-error)' }}>
             ■ {t('step.genStop')}
           </button>
         )}
@@ -111,12 +111,12 @@ export function GenerationPanel(p: GenerationPanelProps) {
           </span>
         )}
         {run && !run.running && (
-          <span data-role="gen-status" data-stopped={run.stopped ?? 'error'} style={{ fontSize: 13 }}>
+          <span data-role="gen-status" data-stopped={run.stopped ?? 'error'}>
             {run.error ? t('error.prefix', { message: run.error }) : t('step.genDone', { made: run.made, why: stoppedText })}
           </span>
         )}
       </div>
-      {p.cursor < p.promptLength && p.genStart === null && <div style={{ fontSize: 12, color: '#a15c00' }}>{t('step.genMidPrompt', { position: p.cursor, total: p.promptLength })}</div>}
+      {p.cursor < p.promptLength && p.genStart === null && <div style={{ fontSize: 'var(--fs-xs)', color: 'var(--c-warn)' }}>{t('step.genMidPrompt', { position: p.cursor, total: p.promptLength })}</div>}
       {p.parsed && p.genStart !== null && <Output parsed={p.parsed} raw={p.rawText} genStart={p.genStart} />}
     </section>
   );

@@ -1,19 +1,22 @@
 'use client';
 // The Step tab's attention strip: the view controls (layer, head, scale, colour map, hidden sink), then the
-// current query's weights over the keys in the cache as one strip with its legend, the five most attended
-// keys and the picked key; exportable as picture or JSON. Shows what useQueryView computed.
-import { useEffect, useRef, useState } from 'react';
+// current query's weights over the keys in the cache as one strip (its x axis the cached part at a readable
+// scale, lib/view/stepStrip) with its legend, the five most attended keys and the picked key; exportable as
+// picture or JSON. Shows what useQueryView computed.
+import { useMemo } from 'react';
 import { AttentionStrip } from './AttentionStrip';
 import { ExportFrame } from '../common/ExportFrame';
 import { Legend } from '../charts/Legend';
 import { useT } from '../common/i18n';
 import { ColormapSelect, HeadSelect, HideSinkToggle, LayerSelect, ScaleSelect } from '../common/ViewSelects';
+import { stripDomain } from '../../lib/view/stepStrip';
 import type { QueryView, StripSettings } from './useQueryView';
 import type { Timeline } from './useTimeline';
+import { useBoxWidth } from './useBoxWidth';
 
 export function StripViewControls({ settings: v }: { settings: StripSettings }) {
   return (
-    <div data-role="step-view-controls" style={{ display: 'flex', gap: 14, flexWrap: 'wrap', alignItems: 'center', fontSize: 13 }}>
+    <div data-role="step-view-controls" className="controls">
       <LayerSelect value={v.layer} layers={v.layers} onChange={v.setLayer} />
       <HeadSelect value={v.head} heads={v.heads} onChange={v.setHead} />
       <ScaleSelect value={v.scaleKind} onChange={v.setScaleKind} />
@@ -32,23 +35,9 @@ export interface QueryStripProps {
   total: number;
 }
 
-/** The strip's width follows its box, which its content cannot widen (min-width 0, overflow hidden). */
-function useBoxWidth(): [React.RefObject<HTMLDivElement | null>, number] {
-  const ref = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(1300);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => setWidth(Math.max(300, Math.floor(el.clientWidth) - 2)));
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, width];
-}
-
 export function QueryStrip({ query, timeline, labels, cursor, total: N }: QueryStripProps) {
   const t = useT();
-  const [boxRef, width] = useBoxWidth();
+  const [boxRef, width] = useBoxWidth(1200, 300);
   const { settings: v, weights, scale, topKeys } = query;
   const headLabel = v.head === 'mean' ? t('head.mean') : v.head === 'max' ? t('head.max') : t('head.one', { head: v.head });
   const caption = t('export.caption.strip', {
@@ -65,6 +54,7 @@ export function QueryStrip({ query, timeline, labels, cursor, total: N }: QueryS
     cursor,
     timeline: N,
     cached: weights?.length ?? 0,
+    axisKeys: stripDomain(weights?.length ?? 0, N),
     layer: v.layer,
     head: v.head,
     scale: v.scaleKind,
@@ -78,23 +68,37 @@ export function QueryStrip({ query, timeline, labels, cursor, total: N }: QueryS
     topKeys: topKeys.map((x) => ({ key: x.k, weight: x.w })),
     picked: v.picked,
   });
+  // The query and the most attended keys keep their labels when not every key has room for one.
+  const labelFirst = useMemo(() => [cursor - 1, ...topKeys.map((x) => x.k)], [cursor, topKeys]);
   return (
-    <div ref={boxRef} style={{ display: 'grid', gap: 4, minWidth: 0, overflow: 'hidden', paddingTop: 1 }}>
-      <ExportFrame name={`step-attention-q${cursor - 1}-L${v.layer}-${v.head}`} title={caption} json={json} bodyStyle={{ display: 'grid', gap: 4 }}>
-        <div style={{ fontSize: 13, fontWeight: 600 }}>{t('step.stripTitle', { q: cursor - 1, layer: v.layer, head: headLabel })}</div>
-        {timeline && <AttentionStrip weights={weights} total={N} spans={timeline.spans} labels={labels} scale={scale} map={v.colormap} width={width} onPick={v.togglePick} />}
-        <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', alignItems: 'flex-start' }}>
-          <div style={{ paddingLeft: 8 }}>
+    <div ref={boxRef} style={{ display: 'grid', gap: 'var(--sp-1)', minWidth: 0, overflow: 'hidden', paddingTop: 1 }}>
+      <ExportFrame name={`step-attention-q${cursor - 1}-L${v.layer}-${v.head}`} title={caption} json={json} bodyStyle={{ display: 'grid', gap: 'var(--sp-1)' }}>
+        <div style={{ fontSize: 'var(--fs-sm)', fontWeight: 600 }}>{t('step.stripTitle', { q: cursor - 1, layer: v.layer, head: headLabel })}</div>
+        {timeline && (
+          <AttentionStrip
+            weights={weights}
+            total={N}
+            spans={timeline.spans}
+            labels={labels}
+            scale={scale}
+            map={v.colormap}
+            width={width}
+            labelFirst={labelFirst}
+            picked={v.picked}
+            onPick={v.togglePick}
+          />
+        )}
+        <div style={{ display: 'flex', gap: 'var(--sp-5)', flexWrap: 'wrap', alignItems: 'flex-start' }}>
+          <div style={{ paddingLeft: 'var(--sp-2)' }}>
             <Legend scale={scale} map={v.colormap} />
           </div>
-          <div style={{ fontSize: 12, color: '#333', maxWidth: 640 }}>
-            <div style={{ color: '#555' }}>{t('step.stripNote')}</div>
-            {v.hideSink && <div style={{ color: '#555' }}>{t('legend.hiddenSink')}</div>}
-            <div data-role="top-keys" style={{ fontFamily: 'ui-monospace, monospace', marginTop: 4 }}>
+          <div style={{ fontSize: 'var(--fs-xs)', maxWidth: 720, minWidth: 0, display: 'grid', gap: 2 }}>
+            {v.hideSink && <div className="muted">{t('legend.hiddenSink')}</div>}
+            <div data-role="top-keys" style={{ fontFamily: 'var(--font-mono)' }}>
               {t('step.topKeys')} {topKeys.map((x) => `${x.k} ${labels[x.k] ?? ''} ${x.w.toFixed(3)}`).join(' · ')}
             </div>
             {v.picked !== null && v.picked < N && (
-              <div data-role="picked-key" style={{ fontFamily: 'ui-monospace, monospace' }}>
+              <div data-role="picked-key" style={{ fontFamily: 'var(--font-mono)' }}>
                 {t('step.stripTipKey', { key: v.picked, label: labels[v.picked] ?? '' })} ·{' '}
                 {weights && v.picked < weights.length ? t('step.stripTipWeight', { w: weights[v.picked]!.toPrecision(4) }) : t('step.stripTipFuture')}
               </div>

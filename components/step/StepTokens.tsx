@@ -1,13 +1,14 @@
 'use client';
 // The stepper's tokens in reading order: chips coloured by segment (as in TokenView), a divider at each
-// message start, tokens not yet in the cache faded, the current query outlined, the next token dashed, and
-// under each cached token a bar in the colour of the attention the current query gives it. Generated tokens
-// carry a marker. Shows what it is given.
+// message start, the current query outlined, the next token dashed, and under each cached token a bar in the
+// colour of the attention the current query gives it. Only the cached part and a short preview of what comes
+// next are drawn (faded), then a note of how many tokens are not cached yet: the view grows with the cache.
+// Generated tokens carry a marker. Shows what it is given.
 import { useEffect, useMemo, useRef } from 'react';
 import type { Span, TokenInfo } from '../../lib/prompt/prompt';
 import { displayToken } from '../../lib/prompt/label';
 import { rgbHex, sampleColormap, type ColormapName, type Scale } from '../../lib/view/colormap';
-import { SEGMENT_COLORS } from '../../lib/view/palette';
+import { MARK_COLORS, SEGMENT_COLORS } from '../../lib/view/palette';
 import { useT } from '../common/i18n';
 
 export interface StepTokensProps {
@@ -27,9 +28,15 @@ export interface StepTokensProps {
   onPick?: (i: number) => void;
 }
 
-const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
+/** Tokens after the cache end shown (faded) as a preview of what the next steps add. */
+const PREVIEW = 24;
+/** Height of the attention bar under each cached chip, in px. */
+const BAR_PX = 6;
 
 export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked, genStart, height = 300, onPick }: StepTokensProps) {
+  // Drawn: the cache, the preview, and a picked key wherever it is.
+  const shown = Math.min(tokens.length, Math.max(cursor + PREVIEW, picked !== null ? picked + 1 : 0));
+  const hidden = tokens.length - shown;
   const t = useT();
   const boxRef = useRef<HTMLDivElement>(null);
   const { spanOf, starts } = useMemo(() => {
@@ -55,7 +62,7 @@ export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked,
   }, [focus, tokens.length]);
 
   const chips: React.ReactNode[] = [];
-  tokens.forEach((tok, i) => {
+  tokens.slice(0, shown).forEach((tok, i) => {
     const span = spanOf[i];
     const cached = i < cursor;
     const w = cached && weights && i < weights.length ? weights[i]! : null;
@@ -74,13 +81,13 @@ export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked,
           (generated ? '\n' + t('step.chipGenerated') : '')
         }
         style={{
-          background: span ? SEGMENT_COLORS[span.segment] : '#fff',
+          background: span ? SEGMENT_COLORS[span.segment] : 'var(--c-panel)',
           opacity: cached ? 1 : 0.35,
           fontWeight: tok.special ? 700 : 400,
-          borderBottom: `4px solid ${bar}`,
-          borderLeft: starts.has(i) ? '3px solid #222' : undefined,
+          borderBottom: `${BAR_PX}px solid ${bar}`,
+          borderLeft: starts.has(i) ? `3px solid ${MARK_COLORS.ink}` : undefined,
           marginLeft: starts.has(i) ? 4 : 0,
-          outline: isQuery ? '2px solid #000' : isNext ? '2px dashed #d00' : i === picked ? '2px solid #06c' : undefined,
+          outline: isQuery ? `2px solid ${MARK_COLORS.select}` : isNext ? `2px dashed ${MARK_COLORS.ink}` : i === picked ? `2px solid ${MARK_COLORS.pin}` : undefined,
           outlineOffset: 0,
           boxShadow: generated ? 'inset 0 2px 0 #7b2cbf' : undefined,
           padding: '0 2px',
@@ -96,14 +103,21 @@ export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked,
     const newlines = tok.text.split('\n').length - 1;
     for (let n = 0; n < newlines; n++) chips.push(<br key={`${i}:br${n}`} />);
   });
+  if (hidden > 0) {
+    chips.push(
+      <span key="more" data-role="step-tokens-more" data-count={hidden} className="muted" style={{ fontFamily: 'var(--font-sans)', fontSize: 'var(--fs-xs)', marginLeft: 6 }}>
+        {t('step.tokensMore', { n: hidden })}
+      </span>,
+    );
+  }
 
   return (
-    <div style={{ display: 'grid', gap: 4 }}>
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 12, font: '12px system-ui', color: '#333' }}>
-        <Key style={{ outline: '2px solid #000' }} text={t('step.keyQuery')} />
-        <Key style={{ outline: '2px dashed #d00' }} text={t('step.keyNext')} />
-        <Key style={{ opacity: 0.35, background: '#99DDFF' }} text={t('step.keyFuture')} />
-        <Key style={{ borderBottom: `4px solid ${rgbHex(sampleColormap(map, 0.8))}` }} text={t('step.keyBar')} />
+    <div style={{ display: 'grid', gap: 'var(--sp-1)' }}>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 'var(--sp-1) var(--sp-3)', fontSize: 'var(--fs-xs)' }}>
+        <Key style={{ outline: `2px solid ${MARK_COLORS.select}` }} text={t('step.keyQuery')} />
+        <Key style={{ outline: `2px dashed ${MARK_COLORS.ink}` }} text={t('step.keyNext')} />
+        <Key style={{ opacity: 0.35, background: SEGMENT_COLORS.tools }} text={t('step.keyFuture')} />
+        <Key style={{ borderBottom: `${BAR_PX}px solid ${rgbHex(sampleColormap(map, 0.8))}` }} text={t('step.keyBar')} />
         {genStart !== null && <Key style={{ boxShadow: 'inset 0 2px 0 #7b2cbf', background: '#eee' }} text={t('step.keyGenerated')} />}
       </div>
       <div
@@ -113,7 +127,7 @@ export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked,
           const chip = (e.target as HTMLElement).closest<HTMLElement>('[data-step-index]');
           if (chip && onPick) onPick(Number(chip.dataset.stepIndex));
         }}
-        style={{ height, overflow: 'auto', border: '1px solid #ccc', padding: 6, font: `13px ${MONO}`, lineHeight: '24px', wordBreak: 'break-all', position: 'relative' }}
+        style={{ maxHeight: height, overflow: 'auto', border: '1px solid var(--c-border)', borderRadius: 'var(--radius)', padding: 'var(--sp-2)', font: 'var(--fs-sm) var(--font-mono)', lineHeight: '26px', wordBreak: 'break-all', position: 'relative' }}
       >
         {chips}
       </div>
@@ -124,7 +138,7 @@ export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked,
 function Key({ style, text }: { style: React.CSSProperties; text: string }) {
   return (
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
-      <span style={{ width: 14, height: 12, display: 'inline-block', borderRadius: 2, background: '#ddd', ...style }} />
+      <span style={{ width: 14, height: 12, display: 'inline-block', borderRadius: 2, background: SEGMENT_COLORS.template, ...style }} />
       {text}
     </span>
   );

@@ -20,14 +20,14 @@ const pct = (p: number) => (p >= 0.001 ? `${(100 * p).toFixed(1)}%` : p > 0 ? `$
 
 export function TopPredictions({ next, labelOf, position, atEnd, nextGenerated }: TopPredictionsProps) {
   const t = useT();
-  if (!next) return <div style={{ color: '#555' }}>{t('step.noLogits')}</div>;
+  if (!next) return <div className="muted">{t('step.noLogits')}</div>;
   const actual = next.actual;
   return (
     <div data-role="top-predictions" style={{ display: 'grid', gap: 6 }}>
-      <div style={{ fontSize: 13, color: '#333' }}>{t('step.topIntro', { position })}</div>
-      <table style={{ borderCollapse: 'collapse', font: '13px system-ui', width: '100%' }}>
+      <div className="muted small">{t('step.topIntro', { position })}</div>
+      <table style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)', width: '100%' }}>
         <thead>
-          <tr style={{ textAlign: 'left', color: '#555', fontSize: 12 }}>
+          <tr className="muted" style={{ textAlign: 'left', fontSize: 'var(--fs-xs)' }}>
             <th style={{ padding: '2px 6px' }}>{t('step.topRank')}</th>
             <th style={{ padding: '2px 6px' }}>{t('step.topToken')}</th>
             <th style={{ padding: '2px 6px', width: '45%' }}>{t('step.topProb')}</th>
@@ -39,7 +39,7 @@ export function TopPredictions({ next, labelOf, position, atEnd, nextGenerated }
             return (
               <tr key={x.id} data-top-id={x.id} data-actual={hit ? 'true' : undefined} style={{ background: hit ? '#e3f2e1' : undefined }}>
                 <td style={{ padding: '2px 6px', fontVariantNumeric: 'tabular-nums' }}>{i + 1}</td>
-                <td style={{ padding: '2px 6px', fontFamily: 'ui-monospace, monospace', whiteSpace: 'pre' }}>
+                <td style={{ padding: '2px 6px', fontFamily: 'var(--font-mono)', whiteSpace: 'pre' }}>
                   {labelOf(x.id)} <span style={{ color: '#888', fontSize: 11 }}>#{x.id}</span>
                   {hit && <span style={{ color: '#1b5e20', fontSize: 11 }}> ← {t('step.topActualMark')}</span>}
                 </td>
@@ -56,7 +56,7 @@ export function TopPredictions({ next, labelOf, position, atEnd, nextGenerated }
           })}
         </tbody>
       </table>
-      <div data-role="actual-next" style={{ fontSize: 13, padding: '4px 6px', background: '#f6f6f6', borderRadius: 3 }}>
+      <div data-role="actual-next" style={{ fontSize: 'var(--fs-sm)', padding: '4px 8px', background: 'var(--c-bg)', borderRadius: 'var(--radius)' }}>
         {atEnd || !actual ? (
           t('step.actualNone')
         ) : (

@@ -10,6 +10,13 @@ import { useT } from '../common/i18n';
 /** Operations that run longer than this show a progress indicator. */
 const BUSY_AFTER_MS = 500;
 
+/**
+ * Tokens in the cache when the tab opens: 1, the smallest cache with something to show. The query is the
+ * row of the last cached token, so an empty cache has no attention row and no logits; with one token the
+ * query attends to itself (weight 1) and its logits predict token 1. Stepping, playing or End go on from there.
+ */
+export const OPEN_AT = 1;
+
 export interface StepOps {
   /** The session of the analysed prompt (null before the first one). */
   session: StepSession | null;
@@ -26,6 +33,8 @@ export interface StepOps {
   genStart: number | null;
   /** The running operation's label, once it took longer than BUSY_AFTER_MS. */
   busy: string | null;
+  /** An operation runs now (however briefly): moves asked for meanwhile are dropped, so the tab is not idle. */
+  pending: boolean;
   error: string | null;
   setError: (e: string | null) => void;
   /** Operations in flight (moves asked for meanwhile are dropped, not queued). */
@@ -46,11 +55,13 @@ export function useStepSession(client: EngineClient, analysed: Analysed | null):
   const [sessionNo, setSessionNo] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
   const inFlight = useRef(0);
   const life = useRef(new AbortController());
 
   const run = useCallback(async (label: string, fn: () => Promise<unknown>): Promise<boolean> => {
     inFlight.current++;
+    setPending(true);
     const timer = setTimeout(() => setBusy(label), BUSY_AFTER_MS);
     try {
       await fn();
@@ -62,13 +73,16 @@ export function useStepSession(client: EngineClient, analysed: Analysed | null):
     } finally {
       clearTimeout(timer);
       inFlight.current--;
-      if (inFlight.current === 0) setBusy(null);
+      if (inFlight.current === 0) {
+        setBusy(null);
+        setPending(false);
+      }
       refresh();
     }
   }, []);
 
-  // A session per analysed prompt; opening the tab (re)establishes the cache as the whole prompt with ONE
-  // prefill (other views share this worker's cache), so the first view is the decision position.
+  // A session per analysed prompt (a new call, scenario or model re-opens here): the tab opens at the START,
+  // the cache (re)established by ONE prefill (other views share this worker's cache) of OPEN_AT tokens.
   useEffect(() => {
     if (!analysed) return;
     const s = new StepSession(client, analysed.prompt.ids);
@@ -77,7 +91,8 @@ export function useStepSession(client: EngineClient, analysed: Analysed | null):
     sessionRef.current = s;
     setSession(s);
     setSessionNo((n) => n + 1);
-    void run(t('step.busyPrefill', { n: analysed.prompt.ids.length }), () => s.establish(analysed.prompt.ids.length));
+    const n = Math.min(OPEN_AT, analysed.prompt.ids.length);
+    void run(t('step.busyPrefill', { n }), () => s.establish(n));
     return () => {
       ac.abort();
       sessionRef.current = null;
@@ -105,6 +120,7 @@ export function useStepSession(client: EngineClient, analysed: Analysed | null):
     length: session?.seq.length ?? 0,
     genStart: session?.genStart ?? null,
     busy,
+    pending,
     error,
     setError,
     inFlight,

@@ -1,6 +1,7 @@
 // Runs in headless Chromium (bundled by test/stepLabBrowser.test.ts): the real engine worker behind
-// EngineClient loads the embedded model, renders a scenario's prompt and prefills it (as the page's Lab
-// does), records a few expected figures from that prefill, then mounts <StepLab>.
+// EngineClient loads the embedded model, renders a scenario's prompt (the whole conversation) and prefills
+// it (as the page's Lab does), records expected figures from that prefill at a few query positions (the
+// first, the 21st, the last), then mounts <StepLab> under the app's stylesheet variables.
 // Query string: ?scenario=vancouver&lang=en|zh&model=kvscope-tiny
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -18,6 +19,7 @@ import { generate, lastRow } from '../../lib/generate/generate';
 import { greedySettings, parseGenerationConfig, topTokensFromLogits } from '../../lib/generate/sampling';
 import { attentionRow, messageStarts, reduceRow } from '../../lib/generate/stepper';
 import { fetchModel } from '../../lib/model/fetchModel';
+import { paletteCss } from '../../lib/view/palette';
 
 const params = new URLSearchParams(location.search);
 const lang = params.get('lang');
@@ -34,22 +36,44 @@ async function main() {
   const run = await client.prefill(r.prompt.ids);
   const T = r.prompt.ids.length;
   const L = run.attention.length;
-  // What the tab must show at the end of the prompt, from this independent full prefill.
+  // What the tab must show with the query at position q, from this independent full prefill (logits of every row).
   const last = lastRow(run.logits!);
-  const meanRow = Array.from(reduceRow(attentionRow(run.attention[L - 1]!, T - 1, T), run.attention[0]!.dims[0]!, 'mean'));
+  const V = run.logits!.dims[run.logits!.dims.length - 1]!;
+  const at = (q: number) => ({
+    q,
+    top: topTokensFromLogits(run.logits!.data.subarray(q * V, (q + 1) * V), 5),
+    meanRow: Array.from(reduceRow(attentionRow(run.attention[L - 1]!, q, q + 1), run.attention[0]!.dims[0]!, 'mean')),
+  });
+  const rows = [0, 20, T - 1].filter((q) => q < T).map(at);
   // Greedy generation from the end of the prompt on this same worker (the tab re-establishes its cache after).
   const eos = parseGenerationConfig(generationConfig).eosIds;
   const greedy = await generate(client, last, T, { maxNewTokens: 100, sampling: greedySettings(eos), seed: 0 });
-  (self as unknown as Record<string, unknown>).__expect = { T, layers: L, top: topTokensFromLogits(last, 5), meanRow, ids: r.prompt.ids, starts: messageStarts(r.prompt.spans), greedy: greedy.ids, greedyStopped: greedy.stopped };
+  (self as unknown as Record<string, unknown>).__expect = { T, layers: L, top: topTokensFromLogits(last, 5), meanRow: rows.at(-1)!.meanRow, rows, ids: r.prompt.ids, starts: messageStarts(r.prompt.spans), greedy: greedy.ids, greedyStopped: greedy.stopped };
   (self as unknown as Record<string, unknown>).__client = client;
+  const style = document.createElement('style');
+  style.textContent = paletteCss();
+  document.head.append(style);
   const host = document.createElement('div');
   document.body.append(host);
+  const agentRun = runOf(request);
   createRoot(host).render(
     createElement(LangProvider, {
       lang: isLang(lang) ? lang : 'en',
       children: createElement(StepLab, {
         client,
-        analysed: { run: runOf(request), callPrompts: [r.prompt], prompt: r.prompt, labels: r.prompt.tokens.map(displayToken), attention: run.attention, tokens: T },
+        analysed: {
+          run: agentRun,
+          callPrompts: [r.prompt],
+          context: { kind: 'conversation', calls: agentRun.calls.length },
+          conversationTokens: T,
+          conversationDiffers: true,
+          prompt: r.prompt,
+          labels: r.prompt.tokens.map(displayToken),
+          attention: run.attention,
+          tokens: T,
+        },
+        model,
+        scenario: params.get('scenario') ?? 'vancouver',
         vocab: readVocab(tokenizer),
         generationConfig,
       }),
