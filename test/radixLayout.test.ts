@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildRadix } from '../lib/cache/radix';
-import { layoutRadix } from '../lib/view/radixLayout';
+import { fitMinEdge, layoutRadix, maxEdgeDepth } from '../lib/view/radixLayout';
 
 const seq = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
 
@@ -50,4 +50,19 @@ test('too many levels for the width: minimum edges, extent beyond the width', ()
   assert.ok(l.extent > 100);
   assert.deepEqual(layoutRadix([], { width: 100, minEdge: 10 }).nodes, []);
   assert.throws(() => layoutRadix(nodes, { width: 0, minEdge: 10 }), RangeError);
+});
+
+test('maxEdgeDepth counts the edges of the longest path; fitMinEdge shortens the minimum to fit the width, down to a floor', () => {
+  const a = seq(1, 100);
+  // Seven appending calls: a chain of seven edges.
+  const calls = Array.from({ length: 7 }, (_, i) => [...a, ...seq(1000, 10 * i)]);
+  const { nodes } = buildRadix(calls);
+  assert.equal(maxEdgeDepth(nodes), 7);
+  assert.equal(fitMinEdge(nodes, 1040, 130, 60), 130);
+  assert.equal(fitMinEdge(nodes, 816, 130, 60), 116);
+  assert.equal(fitMinEdge(nodes, 300, 130, 60), 60);
+  const l = layoutRadix(nodes, { width: 816, minEdge: fitMinEdge(nodes, 816, 130, 60) });
+  assert.ok(l.extent <= 816 + 1e-6, `extent ${l.extent}`);
+  assert.equal(maxEdgeDepth([]), 0);
+  assert.equal(maxEdgeDepth(buildRadix([]).nodes), 0);
 });

@@ -4,7 +4,7 @@
 // and replace-vs-append for a status bar (docs/CONCEPTS.md#status-bar-economics). Every prompt is rendered
 // with the page's chat template through `renderPrompt` (the engine worker on the page), once a model is
 // loaded; the numbers come from lib/cache and lib/agent.
-import { useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Prompt } from '../../lib/prompt/prompt';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { Analysed } from '../../lib/state/analysed';
@@ -19,10 +19,19 @@ export interface CacheEconomicsProps {
   analysed: Analysed | null;
   /** Renders a request with the loaded model's chat template and the generation prompt. Need not be memoised. */
   renderPrompt: (request: ChatRequest) => Promise<Prompt>;
+  /** Told whether all three panels have rendered their prompts (each change). */
+  onSettled?: (settled: boolean) => void;
 }
 
-export function CacheEconomics({ analysed, renderPrompt }: CacheEconomicsProps) {
+type Panel = 'patterns' | 'think' | 'status';
+
+export function CacheEconomics({ analysed, renderPrompt, onSettled }: CacheEconomicsProps) {
   const t = useT();
+  const [settled, setSettled] = useState<Record<Panel, boolean>>({ patterns: false, think: false, status: false });
+  const report = useCallback((p: Panel) => (s: boolean) => setSettled((x) => (x[p] === s ? x : { ...x, [p]: s })), []);
+  const reporters = useMemo(() => ({ patterns: report('patterns'), think: report('think'), status: report('status') }), [report]);
+  const all = settled.patterns && settled.think && settled.status;
+  useEffect(() => onSettled?.(all), [all, onSettled]);
   // Called through a ref, so that a new function identity (an inline arrow in the parent) starts nothing.
   // A model load sets analysed to null (every batch is dropped) and then to its first result (all render
   // again with the new tokenizer); any later analysed (a new scenario, a worker restart) only retries
@@ -30,16 +39,16 @@ export function CacheEconomics({ analysed, renderPrompt }: CacheEconomicsProps) 
   const latest = useRef(renderPrompt);
   latest.current = renderPrompt;
   const render = useMemo(() => (analysed ? (r: ChatRequest) => latest.current(r) : null), [analysed]);
-  const rule = <hr style={{ border: 0, borderTop: '1px solid #ddd', margin: '6px 0', width: '100%' }} />;
+  // Each panel is its own card; the grid's one column is minmax(0, 1fr) so that no wide child can widen it.
   return (
-    <section data-role="cache-economics" aria-label={t('econ.title')} style={{ display: 'grid', gap: 14, font: FONT }}>
-      <h2 style={{ fontSize: 17, margin: 0 }}>{t('econ.title')}</h2>
-      <p style={{ margin: 0, color: '#444', maxWidth: 1100 }}>{t('econ.intro')}</p>
-      <PatternsPanel render={render} />
-      {rule}
-      <ThinkDropPanel render={render} />
-      {rule}
-      <StatusEconomicsPanel render={render} />
+    <section data-role="cache-economics" data-ready={all} aria-label={t('econ.title')} style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--sp-3)', font: FONT }}>
+      <div style={{ display: 'grid', gap: 'var(--sp-1)' }}>
+        <h2 style={{ margin: 0 }}>{t('econ.title')}</h2>
+        <p style={{ margin: 0, maxWidth: '80em' }}>{t('econ.intro')}</p>
+      </div>
+      <PatternsPanel render={render} onSettled={reporters.patterns} />
+      <ThinkDropPanel render={render} onSettled={reporters.think} />
+      <StatusEconomicsPanel render={render} onSettled={reporters.status} />
     </section>
   );
 }

@@ -1,33 +1,57 @@
 'use client';
-// The result of one KV-cache comparison: its facts, the recompute sweep's controls and count, and the ΔK /
-// ΔV maps (layers × positions) with their legend, exportable as picture or JSON.
-import { useMemo } from 'react';
-import { invalidationFacts, sweepPosition } from '../../lib/analysis/invalidation';
+// The main figure of the KV-cache tab: one sentence saying what the maps show, the ΔK and ΔV maps (layers ×
+// positions, sized to the panel) with their change marks and legend, exportable as picture or JSON, what the
+// pointer is over, and the recompute sweep's controls and count.
+import { useState } from 'react';
+import { sweepPosition, type InvalidationFacts } from '../../lib/analysis/invalidation';
+import type { KvDelta } from '../../lib/analysis/kvDiff';
 import { matrixJson } from '../../lib/io/export';
+import { formatTick } from '../../lib/view/scale';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
 import type { PairAlignment } from './KvComparisonPicker';
-import { KvDiffLegend, KvDiffMap } from './KvDiffMap';
-import { KvFacts } from './KvFacts';
+import { KvDiffLegend, KvDiffMap, LAYER_LABEL_W } from './KvDiffMap';
+import { KvStory } from './KvFacts';
 import { TOL, type Compared } from './useKvComparison';
 import { SWEEP_SPEEDS, useSweep } from './useSweep';
 
-function countBelow(a: Int32Array, end: number): number {
+/** A difference to three significant digits (3.86, 0.0127, 1.19e-7). */
+const fmt3 = (x: number) => formatTick(Number(x.toPrecision(3)));
+
+/** The compared delta the maps show (token-aligned when chosen and offered), and where its reused prefix ends. */
+export function shownDelta(result: Compared, alignment: PairAlignment): KvDelta {
+  return alignment === 'token' && result.shifted ? result.shifted : result.delta;
+}
+
+/** Compared pairs whose A position is before the reused prefix's end (the prefix line's index). */
+export function prefixIndex(shown: KvDelta, prefix: number): number {
   let n = 0;
-  for (const x of a) if (x < end) n++;
+  for (const x of shown.a) if (x < prefix) n++;
   return n;
 }
 
-export function KvDiffSection({ result, alignment }: { result: Compared; alignment: PairAlignment }) {
+export interface KvDiffSectionProps {
+  result: Compared;
+  shown: KvDelta;
+  facts: InvalidationFacts;
+  alignment: PairAlignment;
+  /** Width available to the figure (the panel's content width), CSS px. */
+  width: number;
+}
+
+export function KvDiffSection({ result, shown, facts, alignment, width }: KvDiffSectionProps) {
   const t = useT();
-  const shown = alignment === 'token' && result.shifted ? result.shifted : result.delta;
-  const facts = useMemo(() => invalidationFacts(shown, result.aIds.length, result.bIds.length, result.prefix), [result, shown]);
   const max = Math.max(...shown.perLayer.map((r) => Math.max(r.maxK, r.maxV)), TOL * 10);
-  const prefixIndex = countBelow(shown.a, result.prefix);
+  const pIndex = prefixIndex(shown, result.prefix);
   const sweep = useSweep(result);
   const { fraction } = sweep;
   const sweepAt = sweepPosition(facts, Math.round(fraction * facts.recomputedEntries));
-  const sweepShown = fraction < 1 ? { from: prefixIndex, fraction } : null;
+  const sweepShown = fraction < 1 ? { from: pIndex, fraction } : null;
+  const [hover, setHover] = useState<{ layer: number; index: number } | null>(null);
+  // The maps leave room for the layer labels and a little slack (the export frame's own width).
+  const mapWidth = Math.max(240, Math.floor(width - LAYER_LABEL_W - 4));
+  // B's positions past the last compared pair (B appends to A): drawn as "only in B" right of the pairs.
+  const extra = Math.max(0, result.bIds.length - (shown.positions > 0 ? shown.b[shown.positions - 1]! + 1 : 0));
 
   const json = () => ({
     kind: 'kv-diff',
@@ -36,7 +60,7 @@ export function KvDiffSection({ result, alignment }: { result: Compared; alignme
     tol: TOL,
     max,
     prefix: result.prefix,
-    prefixIndex,
+    prefixIndex: pIndex,
     layers: shown.layers,
     positions: shown.positions,
     sweep: sweepShown,
@@ -49,11 +73,68 @@ export function KvDiffSection({ result, alignment }: { result: Compared; alignme
     facts,
   });
 
+  const hovered = hover && hover.index < shown.positions ? hover : null;
+  const hoverText = hovered
+    ? (() => {
+        const at = hovered.layer * shown.positions + hovered.index;
+        const a = shown.a[hovered.index]!;
+        const b = shown.b[hovered.index]!;
+        return t('kv.hover', {
+          layer: hovered.layer,
+          a,
+          b,
+          ta: result.aLabels[a] ?? '',
+          tb: result.bLabels[b] ?? '',
+          k: fmt3(shown.maxK[at]!),
+          v: fmt3(shown.maxV[at]!),
+        });
+      })()
+    : t('kv.hoverHint');
+
   return (
-    <div style={{ display: 'grid', gap: 10 }} data-role="kv-result" data-prefix={result.prefix} data-recomputed={facts.recomputedTokens}>
-      <KvFacts result={result} facts={facts} alignment={alignment} />
-      <div style={{ display: 'flex', gap: 12, alignItems: 'center', flexWrap: 'wrap' }}>
-        <button data-control="kv-play" onClick={sweep.toggle}>
+    <div
+      style={{ display: 'grid', gap: 'var(--sp-2)' }}
+      data-role="kv-result"
+      data-source={result.source.kind}
+      data-prefix={result.prefix}
+      data-a-tokens={result.aIds.length}
+      data-b-tokens={result.bIds.length}
+      data-recomputed={facts.recomputedTokens}
+    >
+      <KvStory facts={facts} result={result} alignment={alignment} />
+      <ExportFrame name={`kv-diff-${result.mode}-${alignment}`} title={t('export.caption.kvDiff', { tol: TOL })} bodyStyle={{ display: 'grid', gap: 'var(--sp-1)' }} json={json}>
+        {(
+          [
+            ['k', t('kv.mapK'), shown.maxK],
+            ['v', t('kv.mapV'), shown.maxV],
+          ] as const
+        ).map(([tensor, title, delta]) => (
+          <KvDiffMap
+            key={tensor}
+            tensor={tensor}
+            title={title}
+            delta={delta}
+            layers={shown.layers}
+            positions={shown.positions}
+            aPositions={shown.a}
+            tol={TOL}
+            max={max}
+            prefix={pIndex}
+            extra={extra}
+            sweep={sweepShown}
+            width={mapWidth}
+            axisTitle={tensor === 'v'}
+            callouts={tensor === 'k'}
+            onHover={setHover}
+          />
+        ))}
+        <KvDiffLegend tol={TOL} max={max} extra={extra} />
+      </ExportFrame>
+      <div data-role="kv-hover" className="small" style={{ marginLeft: LAYER_LABEL_W, minHeight: '1.45em', fontFamily: 'var(--font-mono)', color: hovered ? 'var(--c-text)' : 'var(--c-muted)', whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}>
+        {hoverText}
+      </div>
+      <div className="controls" style={{ marginLeft: LAYER_LABEL_W }}>
+        <button type="button" data-control="kv-play" onClick={sweep.toggle}>
           {sweep.playing ? t('kv.pause') : t('kv.playSweep')}
         </button>
         <label>
@@ -66,7 +147,7 @@ export function KvDiffSection({ result, alignment }: { result: Compared; alignme
             ))}
           </select>
         </label>
-        <input type="range" min={0} max={1} step={0.001} value={fraction} aria-label={t('kv.sweepPosition')} onChange={(e) => sweep.seek(Number(e.target.value))} style={{ width: 240 }} />
+        <input type="range" min={0} max={1} step={0.001} value={fraction} aria-label={t('kv.sweepPosition')} onChange={(e) => sweep.seek(Number(e.target.value))} style={{ width: 200 }} />
         <span data-role="kv-sweep-count" style={{ fontVariantNumeric: 'tabular-nums' }}>
           {sweepAt.layer < facts.layers
             ? t('kv.sweepCount', {
@@ -79,18 +160,6 @@ export function KvDiffSection({ result, alignment }: { result: Compared; alignme
             : t('kv.sweepDone', { total: facts.recomputedEntries, tokens: facts.recomputedTokens, layers: facts.layers })}
         </span>
       </div>
-      <ExportFrame name={`kv-diff-${result.mode}-${alignment}`} title={t('export.caption.kvDiff', { tol: TOL })} bodyStyle={{ display: 'grid', gap: 10 }} json={json}>
-        {(
-          [
-            [t('kv.mapK'), shown.maxK],
-            [t('kv.mapV'), shown.maxV],
-          ] as const
-        ).map(([title, delta]) => (
-          <KvDiffMap key={title} title={title} delta={delta} layers={shown.layers} positions={shown.positions} tol={TOL} max={max} prefix={prefixIndex} sweep={sweepShown} />
-        ))}
-        <KvDiffLegend tol={TOL} max={max} />
-      </ExportFrame>
-      <p style={{ margin: 0, color: '#555', fontSize: 12, maxWidth: 980 }}>{t('kv.mapNote')}</p>
     </div>
   );
 }

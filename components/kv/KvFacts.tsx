@@ -1,8 +1,9 @@
 'use client';
 // The facts of one KV-cache comparison, phrased (docs/CONCEPTS.md#prefix-invalidation): where the two
 // sequences part, what must be recomputed, whether the reused prefix is bit-identical, what changed in
-// layer 0 and in each later layer. Every number comes from lib/analysis/invalidation's invalidationFacts.
-import type { InvalidationFacts } from '../../lib/analysis/invalidation';
+// layer 0 and in each later layer; and, above the maps, the one sentence that says what they show
+// (invalidationStory). Every number comes from lib/analysis/invalidation's invalidationFacts.
+import { invalidationStory, type InvalidationFacts } from '../../lib/analysis/invalidation';
 import { useT } from '../common/i18n';
 import type { PairAlignment } from './KvComparisonPicker';
 import { TOL, type Compared } from './useKvComparison';
@@ -54,11 +55,35 @@ export function KvFacts({ result, facts, alignment }: { result: Compared; facts:
     items.push(t('kv.factTokenAligned', { v: fmt(l0.maxVAfterPrefix), kmin: fmt(l0.minKAfterPrefix ?? 0), kmax: fmt(l0.maxKAfterPrefix) }));
   } else if (result.shifted) items.push(t('kv.factPositionAligned'));
   return (
-    <ul data-role="kv-facts" style={{ margin: 0, paddingLeft: 20, display: 'grid', gap: 3, maxWidth: 1000 }}>
+    <ul data-role="kv-facts" style={{ margin: 0, paddingLeft: 20, display: 'grid', gap: 3, maxWidth: '72em' }}>
       {items.map((s, i) => (
         <li key={i}>{s}</li>
       ))}
-      <li style={{ color: '#666' }}>{t('kv.factTiming', { mode: result.mode === 'shared' ? t('kv.modeShared') : t('kv.modeSeparate'), computed: result.computedB, ms: result.ms.toFixed(0), tol: TOL.toExponential(0) })}</li>
+      <li className="muted">{t('kv.factTiming', { mode: result.mode === 'shared' ? t('kv.modeShared') : t('kv.modeSeparate'), computed: result.computedB, ms: result.ms.toFixed(0), tol: TOL.toExponential(0) })}</li>
     </ul>
+  );
+}
+
+/** What the maps show, in one sentence (above them); the orange marks and the blue line are named as in the legend. */
+export function KvStory({ facts, result, alignment }: { facts: InvalidationFacts; result: Compared; alignment: PairAlignment }) {
+  const t = useT();
+  const s = invalidationStory(facts);
+  let text: string;
+  if (s.kind === 'same') text = t('kv.storySame', { tokens: s.tokens });
+  else if (s.kind === 'append') text = t('kv.storyAppend', { a: s.a, b: s.b, n: s.b - s.a });
+  else if (s.kind === 'truncate') text = t('kv.storyTruncate', { a: s.a, b: s.b });
+  else if (s.kind === 'inPlace')
+    text = t(s.positions.length === 1 ? 'kv.storyInPlace' : 'kv.storyInPlaceFew', {
+      positions: s.positions.join(', '),
+      from: s.from,
+      later: s.later,
+      last: s.layers,
+    });
+  else if (s.kind === 'shifted') text = t(result.shifted && alignment === 'position' ? 'kv.storyShiftedSwitch' : 'kv.storyShifted', { count: s.count, first: s.first });
+  else text = t('kv.storyOther', { prefix: s.prefix, recomputed: s.recomputed });
+  return (
+    <p data-role="kv-story" data-story={s.kind} style={{ margin: 0, fontSize: 'var(--fs-md)', maxWidth: '80em' }}>
+      {text}
+    </p>
   );
 }

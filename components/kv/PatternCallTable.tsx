@@ -34,26 +34,27 @@ export function breakPlace(t: T, b: BreakPoint, prompt: Prompt): string {
 function BreakCell({ r, i }: { r: ModeResult; i: number }) {
   const t = useT();
   const a = r.accounting.calls[i]!;
-  if (a.bestEarlier === null) return <span style={{ color: '#666' }}>{t('econ.firstCall')}</span>;
+  if (a.bestEarlier === null) return <span className="muted">{t('econ.firstCall')}</span>;
   const earlier = r.accounting.calls[a.bestEarlier]!;
   if (a.prefixMatch === earlier.sent) return <span>{t('econ.extends', { call: a.bestEarlier + 1, tokens: a.prefixMatch })}</span>;
   const b = r.breaks[i];
   return (
     <span>
-      <strong style={{ color: '#a00' }}>{b ? breakPlace(t, b, r.prompts[i]!) : a.firstDifference}</strong>
+      <strong style={{ color: 'var(--c-error)' }}>{b ? breakPlace(t, b, r.prompts[i]!) : a.firstDifference}</strong>
       <br />
-      <span style={{ color: '#555' }}>{t('econ.shares', { call: a.bestEarlier + 1, tokens: a.prefixMatch })}</span>
+      <span className="muted">{t('econ.shares', { call: a.bestEarlier + 1, tokens: a.prefixMatch })}</span>
     </span>
   );
 }
 
 export function CallTable({ r, lang }: { r: ModeResult; lang: 'en' | 'zh' }) {
   const t = useT();
-  const th = { textAlign: 'right' as const, padding: '4px 8px', borderBottom: '1px solid #999', fontWeight: 600, whiteSpace: 'nowrap' as const };
-  const td = { textAlign: 'right' as const, padding: '4px 8px', borderBottom: '1px solid #e4e4e4', fontVariantNumeric: 'tabular-nums' as const, verticalAlign: 'top' as const, whiteSpace: 'nowrap' as const };
+  // Headers wrap (two short lines beat a table wider than its panel); numbers do not.
+  const th = { textAlign: 'right' as const, padding: '4px 8px', borderBottom: '1px solid var(--c-border-strong)', fontWeight: 600, verticalAlign: 'bottom' as const };
+  const td = { textAlign: 'right' as const, padding: '4px 8px', borderBottom: '1px solid var(--c-border)', fontVariantNumeric: 'tabular-nums' as const, verticalAlign: 'top' as const, whiteSpace: 'nowrap' as const };
   const tot = r.accounting.totals;
   return (
-    <table data-role="pattern-calls-table" style={{ borderCollapse: 'collapse', font: '12.5px system-ui, sans-serif', width: '100%' }}>
+    <table data-role="pattern-calls-table" style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)', width: '100%' }}>
       <thead>
         <tr>
           <th style={th}>{t('econ.colCall')}</th>
@@ -72,14 +73,14 @@ export function CallTable({ r, lang }: { r: ModeResult; lang: 'en' | 'zh' }) {
             <td style={td}>{fmtInt(a.sent)}</td>
             <td style={td} title={a.cached !== a.prefixMatch ? t('econ.roundedTip', { match: a.prefixMatch, cached: a.cached, block: r.accounting.blockSize }) : undefined}>
               {fmtInt(a.cached)}
-              {a.cached !== a.prefixMatch && <span style={{ color: '#888' }}> ↓</span>}
+              {a.cached !== a.prefixMatch && <span className="muted"> ↓</span>}
             </td>
             <td style={td}>{fmtInt(a.recomputed)}</td>
             <td style={td}>{fmtCost(a.cost)}</td>
-            <td style={{ ...td, textAlign: 'left', whiteSpace: 'normal', minWidth: 190 }}>
+            <td style={{ ...td, textAlign: 'left', whiteSpace: 'normal', minWidth: 140 }}>
               <BreakCell r={r} i={i} />
             </td>
-            <td data-role="pattern-damage" style={{ ...td, textAlign: 'left', whiteSpace: 'normal', minWidth: 300, color: '#333' }}>
+            <td data-role="pattern-damage" style={{ ...td, textAlign: 'left', whiteSpace: 'normal', minWidth: 180 }}>
               {r.run.calls[i]!.damage[lang]}
             </td>
           </tr>
@@ -90,12 +91,12 @@ export function CallTable({ r, lang }: { r: ModeResult; lang: 'en' | 'zh' }) {
           <td style={td}>{fmtInt(tot.cached)}</td>
           <td style={td}>{fmtInt(tot.recomputed)}</td>
           <td style={td}>{fmtCost(tot.cost)}</td>
-          <td style={{ ...td, textAlign: 'left' }} colSpan={2}>
+          <td style={{ ...td, textAlign: 'left', whiteSpace: 'normal' }} colSpan={2}>
             {t('econ.totalLine', { ratio: (100 * tot.cacheRatio).toFixed(1), uncached: fmtInt(tot.uncachedCost) })}
           </td>
         </tr>
       </tbody>
-      <caption style={{ captionSide: 'bottom', textAlign: 'left', color: '#666', paddingTop: 4 }}>{t('econ.tableNote', { block: r.accounting.blockSize })}</caption>
+      <caption className="muted small" style={{ captionSide: 'bottom', textAlign: 'left', paddingTop: 4 }}>{t('econ.tableNote', { block: r.accounting.blockSize })}</caption>
     </table>
   );
 }

@@ -14,18 +14,26 @@ export interface ModeTotals {
   accounting: Accounting;
 }
 
-/** Horizontal bars, one row per mode; clicking a row selects the mode. `context`: the run's parameters, for the export's caption. */
-export function PatternSummaryChart({ rows, selected, onSelect, context }: { rows: ModeTotals[]; selected: PatternMode; onSelect: (m: PatternMode) => void; context?: string }) {
+/** The summary chart's widest layout, px (it is narrower in a narrower container). */
+const SUMMARY_MAX_W = 1210;
+
+/**
+ * Horizontal bars, one row per mode; clicking a row selects the mode. `context`: the run's parameters, for
+ * the export's caption; `width`: the container's width (the cost and ratio plots share what is left).
+ */
+export function PatternSummaryChart({ rows, selected, onSelect, context, width = SUMMARY_MAX_W }: { rows: ModeTotals[]; selected: PatternMode; onSelect: (m: PatternMode) => void; context?: string; width?: number }) {
   const t = useT();
   const rowH = 34;
   const m = { l: 150, t: 26, b: 48 };
-  const costW = 560;
   const gap = 130;
-  const ratioW = 300;
-  const W = m.l + costW + gap + ratioW + 70;
+  const W = Math.max(620, Math.min(SUMMARY_MAX_W, Math.floor(width)));
+  const plots = W - m.l - gap - 70;
+  const costW = Math.round(plots * 0.65);
+  const ratioW = plots - costW;
   const H = m.t + rows.length * rowH + m.b;
   const maxCost = Math.max(1, ...rows.map((r) => r.accounting.totals.uncachedCost));
-  const costAxis = niceAxis(0, maxCost, 6);
+  // About one tick per 90 px, so the labels never crowd on a narrow screen.
+  const costAxis = niceAxis(0, maxCost, Math.max(3, Math.min(6, Math.round(costW / 90))));
   const cx = linearMap(0, costAxis.hi, m.l, m.l + costW);
   const r0 = m.l + costW + gap;
   const rx = linearMap(0, 1, r0, r0 + ratioW);
@@ -41,7 +49,7 @@ export function PatternSummaryChart({ rows, selected, onSelect, context }: { row
   return (
     <ExportFrame name="patterns-summary" title={context ? `${caption} · ${context}` : caption} json={exportJson}>
       <div style={{ display: 'grid', gap: 6 }}>
-        <svg data-role="pattern-summary" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('econ.summaryAria')} style={{ font: '12px system-ui, sans-serif', maxWidth: '100%', height: 'auto' }}>
+        <svg data-role="pattern-summary" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('econ.summaryAria')} style={{ font: '12px system-ui, sans-serif', maxWidth: '100%', height: 'auto', display: 'block' }}>
           <text x={m.l} y={14} fontSize={13} fontWeight={600}>
             {t('econ.summaryCost')}
           </text>
@@ -58,7 +66,7 @@ export function PatternSummaryChart({ rows, selected, onSelect, context }: { row
             format={fmtInt}
           />
           <Axis
-            ticks={ticksInside(0, 1, 5).map((v) => ({ at: rx(v), value: v }))}
+            ticks={ticksInside(0, 1, ratioW >= 240 ? 5 : 3).map((v) => ({ at: rx(v), value: v }))}
             orient="bottom"
             pos={bottom}
             gridTo={m.t}

@@ -7,7 +7,7 @@ import { breakPointAt, patternRun, PATTERN_MODES, type PatternMode } from '../..
 import { accountCalls, BLOCK_SIZES, DEFAULT_ALPHA, DEFAULT_BLOCK_SIZE, type BlockSize } from '../../lib/cache/accounting';
 import type { Prompt } from '../../lib/prompt/prompt';
 import type { StringKey } from '../../lib/i18n';
-import { AlphaInput, BatchStatus, FONT, MONO } from './econParts';
+import { AlphaInput, BatchStatus, batchSettled, FONT, MONO, useReportSettled } from './econParts';
 import { parseAlpha } from '../../lib/view/growthChart';
 import { CallStackChart, PatternSummaryChart } from './PatternCharts';
 import { RadixTreeView } from './RadixTreeView';
@@ -15,6 +15,7 @@ import { TokenView } from '../attention/TokenView';
 import { usePromptBatch, type RenderPrompt } from '../hooks/usePromptBatch';
 import { useLang, useT } from '../common/i18n';
 import { CallTable, type ModeResult } from './PatternCallTable';
+import { useBoxWidth } from './useBoxWidth';
 
 const MAX_SEED = 0xffffffff;
 const parseSeed = (s: string): number | null => (/^\s*\d+\s*$/.test(s) && Number(s) <= MAX_SEED ? Number(s) : null);
@@ -38,7 +39,8 @@ function fromMessage(p: Prompt, message: number): { start: number; tokens: Promp
   };
 }
 
-export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
+/** `onSettled`: told whether the prompts have been rendered (the tab's data-ready). */
+export function PatternsPanel({ render, onSettled }: { render: RenderPrompt | null; onSettled?: (settled: boolean) => void }) {
   const t = useT();
   const lang = useLang();
   const [blockSize, setBlockSize] = useState<BlockSize>(DEFAULT_BLOCK_SIZE);
@@ -53,6 +55,7 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
   const key = `seed:${seed}`;
   const requests = useMemo(() => PATTERN_MODES.flatMap((m) => patternRun(m, { seed }).calls.map((c) => c.request)), [seed]);
   const batch = usePromptBatch(render, key, requests);
+  useReportSettled(batchSettled(batch), onSettled);
 
   // The runs the finished batch was rendered for (its seed, which may lag the input while a new one renders).
   const rendered = useMemo(() => {
@@ -85,19 +88,21 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
   const sel = results?.find((r) => r.mode === mode) ?? null;
   const correct = results?.find((r) => r.mode === 'correct') ?? null;
   const [pick, setPick] = useState<{ a: number | null; b: number | null }>({ a: null, b: null });
+  // The charts and the tree size themselves to the panel (no horizontal overflow at 1280 px or 1024 px).
+  const [boxRef, width] = useBoxWidth<HTMLElement>(1200);
   // What every chart of the selected mode was computed with (their exports carry it too).
   const params = sel && rendered ? t('econ.paramsLine', { calls: sel.run.calls.length, block: blockSize, alpha, seed: rendered.seed }) : '';
 
-  const inputStyle = { width: 90, font: `13px ${MONO}` };
+  const inputStyle = { width: 90, fontFamily: MONO };
   return (
-    <section data-role="patterns-panel" aria-label={t('econ.patternsTitle')} style={{ display: 'grid', gap: 12, font: FONT }}>
-      <h3 style={{ margin: 0, fontSize: 15 }}>{t('econ.patternsTitle')}</h3>
-      <p style={{ margin: 0, color: '#444', maxWidth: 1100 }}>{t('econ.patternsIntro')}</p>
-      <ul style={{ margin: 0, paddingLeft: 20, color: '#444', maxWidth: 1100 }}>
+    <section ref={boxRef} className="panel" data-role="patterns-panel" aria-label={t('econ.patternsTitle')} style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--sp-3)', font: FONT }}>
+      <h3 style={{ margin: 0 }}>{t('econ.patternsTitle')}</h3>
+      <p style={{ margin: 0, maxWidth: '80em' }}>{t('econ.patternsIntro')}</p>
+      <ul style={{ margin: 0, paddingLeft: 20, maxWidth: '80em' }}>
         <li>{t('econ.scripted')}</li>
         <li>{t('econ.costUnit')}</li>
       </ul>
-      <div style={{ display: 'flex', gap: 18, flexWrap: 'wrap', alignItems: 'center' }}>
+      <div className="controls">
         <label>
           {t('econ.blockSize')}{' '}
           <select data-control="econ-block" value={blockSize} onChange={(e) => setBlockSize(Number(e.target.value) as BlockSize)}>
@@ -137,55 +142,41 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
             style={inputStyle}
           />
         </label>
-        <span style={{ color: '#555' }}>{t('econ.seedNote')}</span>
+        <span className="muted">{t('econ.seedNote')}</span>
         <BatchStatus batch={batch} what={t('econ.whatPatterns')} />
       </div>
-      {alphaBad && <div role="alert" style={{ color: '#a00' }}>{t('econ.alphaInvalid', { alpha })}</div>}
-      {seedBad && <div role="alert" style={{ color: '#a00' }}>{t('econ.seedInvalid', { max: MAX_SEED, seed })}</div>}
-      {!render && <p style={{ margin: 0, color: '#888' }}>{t('econ.waiting')}</p>}
+      {alphaBad && <div role="alert" style={{ color: 'var(--c-error)' }}>{t('econ.alphaInvalid', { alpha })}</div>}
+      {seedBad && <div role="alert" style={{ color: 'var(--c-error)' }}>{t('econ.seedInvalid', { max: MAX_SEED, seed })}</div>}
+      {!render && <p className="muted" style={{ margin: 0 }}>{t('econ.waiting')}</p>}
       {results && sel && (
         <>
-          <p data-role="pattern-params" style={{ margin: 0, color: '#555' }}>
+          <p data-role="pattern-params" className="muted" style={{ margin: 0 }}>
             {params}
           </p>
-          <PatternSummaryChart rows={results} selected={mode} onSelect={setMode} context={params} />
-          <div role="radiogroup" aria-label={t('econ.modePick')} style={{ display: 'flex', gap: 6, flexWrap: 'wrap', alignItems: 'center' }}>
+          <PatternSummaryChart rows={results} selected={mode} onSelect={setMode} context={params} width={width} />
+          <div role="group" aria-label={t('econ.modePick')} className="controls" style={{ gap: 'var(--sp-1) var(--sp-2)' }}>
             <span>{t('econ.modePick')}</span>
             {PATTERN_MODES.map((m) => (
-              <button
-                key={m}
-                role="radio"
-                aria-checked={m === mode}
-                data-control="econ-mode"
-                data-mode={m}
-                onClick={() => setMode(m)}
-                style={{
-                  font: `12px ${MONO}`,
-                  padding: '3px 8px',
-                  border: m === mode ? '2px solid #222' : '1px solid #aaa',
-                  background: m === mode ? '#fff4cc' : '#fff',
-                  borderRadius: 4,
-                  cursor: 'pointer',
-                }}
-              >
-                {m} <span style={{ fontFamily: 'system-ui, sans-serif', color: '#555' }}>· {t(SHORT[m])}</span>
+              <button key={m} type="button" aria-pressed={m === mode} data-control="econ-mode" data-mode={m} onClick={() => setMode(m)}>
+                <code>{m}</code> <span style={{ opacity: 0.8 }}>· {t(SHORT[m])}</span>
               </button>
             ))}
           </div>
-          <p data-role="pattern-description" style={{ margin: 0, maxWidth: 1100 }}>
+          <p data-role="pattern-description" style={{ margin: 0, maxWidth: '80em' }}>
             <code style={{ fontWeight: 700 }}>{sel.mode}</code>: {sel.run.description[lang]}
           </p>
-          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 20, alignItems: 'flex-start' }}>
+          <div style={{ display: 'flex', flexWrap: 'wrap', gap: 'var(--sp-4)', alignItems: 'flex-start' }}>
             <CallStackChart accounting={sel.accounting} mode={sel.mode} context={params} />
-            <div style={{ flex: '1 1 760px', minWidth: 0 }}>
+            {/* The table wraps its text columns and, failing that, scrolls in its own box. */}
+            <div style={{ flex: '1 1 520px', minWidth: 0, overflowX: 'auto' }}>
               <CallTable r={sel} lang={lang} />
             </div>
           </div>
           {sel.mode === 'text_format' && correct && (
             <div data-role="text-format-compare" style={{ display: 'grid', gap: 6 }}>
-              <h4 style={{ margin: '6px 0 0', fontSize: 14 }}>{t('econ.compareTitle')}</h4>
-              <p style={{ margin: 0, color: '#444', maxWidth: 1100 }}>{t('econ.compareIntro')}</p>
-              <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 16 }}>
+              <h4 style={{ margin: 'var(--sp-1) 0 0', fontSize: 'var(--fs-md)' }}>{t('econ.compareTitle')}</h4>
+              <p style={{ margin: 0, maxWidth: '80em' }}>{t('econ.compareIntro')}</p>
+              <div style={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 'var(--sp-4)' }}>
                 {[
                   { r: correct, side: 'a' as const, key: 'econ.compareCorrect' as const },
                   { r: sel, side: 'b' as const, key: 'econ.compareText' as const },
@@ -202,7 +193,7 @@ export function PatternsPanel({ render }: { render: RenderPrompt | null }) {
               </div>
             </div>
           )}
-          <RadixTreeView mode={sel.mode} prompts={sel.prompts} accounting={sel.accounting} context={params} />
+          <RadixTreeView mode={sel.mode} prompts={sel.prompts} accounting={sel.accounting} context={params} width={width} />
         </>
       )}
     </section>

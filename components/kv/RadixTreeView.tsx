@@ -8,13 +8,16 @@ import type { PatternMode } from '../../lib/agent/patterns';
 import { blockHits, buildRadix } from '../../lib/cache/radix';
 import type { Prompt } from '../../lib/prompt/prompt';
 import { displayToken } from '../../lib/prompt/label';
-import { layoutRadix } from '../../lib/view/radixLayout';
+import { fitMinEdge, layoutRadix } from '../../lib/view/radixLayout';
 import { callColor, callInk, ECON_COLORS, fmtInt, LegendRow, MONO, Swatch } from './econParts';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
 
-const TREE_W = 1040;
+/** The tree's widest and narrowest drawing width, px: it follows its container in between. */
+const TREE_MAX_W = 1040;
+const TREE_MIN_W = 360;
 const MIN_EDGE = 130;
+const MIN_EDGE_FLOOR = 70;
 const ROW_H = 64;
 const CHIP = 13;
 const CHAR_PX = 6.6;
@@ -28,16 +31,18 @@ function edgeText(prompt: Prompt | undefined, start: number, end: number, px: nu
   return s.length > max ? s.slice(0, Math.max(0, max - 1)) + '…' : s;
 }
 
-/** `context`: the run's parameters, added to the exports' captions. */
-export function RadixTreeView({ mode, prompts, accounting, context }: { mode: PatternMode; prompts: Prompt[]; accounting: Accounting; context?: string }) {
+/** `context`: the run's parameters, added to the exports' captions; `width`: the container's width in px. */
+export function RadixTreeView({ mode, prompts, accounting, context, width = TREE_MAX_W + 126 }: { mode: PatternMode; prompts: Prompt[]; accounting: Accounting; context?: string; width?: number }) {
   const t = useT();
+  const m = { l: 16, t: 28, r: 110 };
+  const treeW = Math.max(TREE_MIN_W, Math.min(TREE_MAX_W, Math.floor(width) - m.l - m.r));
   const ids = useMemo(() => prompts.map((p) => p.ids), [prompts]);
   const radix = useMemo(() => buildRadix(ids), [ids]);
-  const layout = useMemo(() => layoutRadix(radix.nodes, { width: TREE_W, minEdge: MIN_EDGE }), [radix]);
+  // Short edges keep room for their label (MIN_EDGE px) unless the longest path would then not fit the width.
+  const layout = useMemo(() => layoutRadix(radix.nodes, { width: treeW, minEdge: fitMinEdge(radix.nodes, treeW, MIN_EDGE, MIN_EDGE_FLOOR) }), [radix, treeW]);
   const blocks = useMemo(() => blockHits(ids, accounting.blockSize), [ids, accounting.blockSize]);
   const byId = new Map(radix.nodes.map((n) => [n.id, n]));
-  const m = { l: 16, t: 28, r: 110 };
-  const W = m.l + Math.max(TREE_W, layout.extent) + m.r;
+  const W = m.l + Math.max(treeW, layout.extent) + m.r;
   const H = m.t + layout.rows * ROW_H + 8;
   const yOf = (row: number) => m.t + row * ROW_H + 18;
   const calls = prompts.length;
@@ -65,11 +70,12 @@ export function RadixTreeView({ mode, prompts, accounting, context }: { mode: Pa
   });
 
   return (
-    <section data-role="radix-panel" aria-label={t('econ.radixTitle')} style={{ display: 'grid', gap: 10 }}>
-      <h3 style={{ margin: '8px 0 0', fontSize: 15 }}>{t('econ.radixTitle')}</h3>
-      <p style={{ margin: 0, color: '#444', maxWidth: 1100 }}>{t('econ.radixIntro', { mode })}</p>
+    <section data-role="radix-panel" aria-label={t('econ.radixTitle')} style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--sp-2)' }}>
+      <h3 style={{ margin: 'var(--sp-2) 0 0' }}>{t('econ.radixTitle')}</h3>
+      <p style={{ margin: 0, maxWidth: '80em' }}>{t('econ.radixIntro', { mode })}</p>
       <ExportFrame name={`radix-tree-${mode}`} title={withContext(t('export.caption.radixTree', { mode }))} json={treeJson} bodyStyle={{ display: 'grid', gap: 10 }}>
-        <div style={{ overflowX: 'auto' }}>
+        {/* Wider than the panel only when every edge needs its minimum length: then it scrolls in its own box. */}
+        <div data-role="radix-scroll" style={{ overflowX: 'auto', maxWidth: '100%' }}>
           <svg data-role="radix-tree" data-nodes={radix.nodes.length} width={W} height={H} role="img" aria-label={t('econ.radixAria', { nodes: radix.nodes.length - 1, mode })} style={{ font: '11px system-ui, sans-serif' }}>
             <text x={m.l} y={14} fontSize={12} fill="#555">
               {t('econ.radixRoot')}
@@ -117,12 +123,13 @@ export function RadixTreeView({ mode, prompts, accounting, context }: { mode: Pa
           {Array.from({ length: calls }, (_, c) => (
             <Swatch key={c} color={callColor(c)} label={t('econ.callN', { call: c + 1 })} />
           ))}
-          <span style={{ color: '#555' }}>{t('econ.radixLegendNote')}</span>
+          <span className="muted">{t('econ.radixLegendNote')}</span>
         </LegendRow>
       </ExportFrame>
-      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 24, alignItems: 'flex-start' }}>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 'var(--sp-5)', alignItems: 'flex-start' }}>
         <HitTable radix={radix} sent={ids.map((x) => x.length)} />
         <BlockRows
+          width={width}
           blocks={blocks}
           sent={ids.map((x) => x.length)}
           blockSize={accounting.blockSize}
@@ -137,10 +144,10 @@ export function RadixTreeView({ mode, prompts, accounting, context }: { mode: Pa
 
 function HitTable({ radix, sent }: { radix: ReturnType<typeof buildRadix>; sent: number[] }) {
   const t = useT();
-  const th = { textAlign: 'right' as const, padding: '3px 8px', borderBottom: '1px solid #999', fontWeight: 600, whiteSpace: 'nowrap' as const };
-  const td = { textAlign: 'right' as const, padding: '3px 8px', borderBottom: '1px solid #e4e4e4', fontVariantNumeric: 'tabular-nums' as const };
+  const th = { textAlign: 'right' as const, padding: '3px 8px', borderBottom: '1px solid var(--c-border-strong)', fontWeight: 600, whiteSpace: 'nowrap' as const };
+  const td = { textAlign: 'right' as const, padding: '3px 8px', borderBottom: '1px solid var(--c-border)', fontVariantNumeric: 'tabular-nums' as const };
   return (
-    <table data-role="radix-hits" style={{ borderCollapse: 'collapse', font: '12.5px system-ui, sans-serif' }}>
+    <table data-role="radix-hits" style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)' }}>
       <caption style={{ textAlign: 'left', fontWeight: 600, paddingBottom: 4 }}>{t('econ.hitsTitle')}</caption>
       <thead>
         <tr>
@@ -171,10 +178,11 @@ function HitTable({ radix, sent }: { radix: ReturnType<typeof buildRadix>; sent:
   );
 }
 
-function BlockRows({ blocks, sent, blockSize, cached, mode, caption }: { blocks: ReturnType<typeof blockHits>; sent: number[]; blockSize: number; cached: number[]; mode: PatternMode; caption: string }) {
+/** `width`: the container's width; the bars take what the labels leave, 240…560 px. */
+function BlockRows({ blocks, sent, blockSize, cached, mode, caption, width }: { blocks: ReturnType<typeof blockHits>; sent: number[]; blockSize: number; cached: number[]; mode: PatternMode; caption: string; width: number }) {
   const t = useT();
   const labelW = 56;
-  const barW = 560;
+  const barW = Math.max(240, Math.min(560, Math.floor(width) - labelW - 230 - 8));
   const rowH = 22;
   const W = labelW + barW + 230;
   const H = blocks.length * rowH + 6;
@@ -187,7 +195,7 @@ function BlockRows({ blocks, sent, blockSize, cached, mode, caption }: { blocks:
     <ExportFrame name={`block-hits-${mode}`} title={caption} json={exportJson}>
       <div style={{ display: 'grid', gap: 6, alignContent: 'start' }}>
         <div style={{ fontWeight: 600 }}>{t('econ.blocksTitle', { block: blockSize })}</div>
-        <svg data-role="block-rows" width={W} height={H} role="img" aria-label={t('econ.blocksTitle', { block: blockSize })} style={{ font: '11px system-ui, sans-serif' }}>
+        <svg data-role="block-rows" width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('econ.blocksTitle', { block: blockSize })} style={{ font: '11px system-ui, sans-serif', maxWidth: '100%', height: 'auto' }}>
           {blocks.map((b, i) => {
             const y = i * rowH + 3;
             const h = rowH - 8;
@@ -227,7 +235,7 @@ function BlockRows({ blocks, sent, blockSize, cached, mode, caption }: { blocks:
           <Swatch color={ECON_COLORS.recomputed} label={t('econ.blockMiss')} />
           <Swatch color="#aaa" hatched label={t('econ.blockPartial')} />
         </LegendRow>
-        <div data-role="block-agree" data-agree={agree} style={{ color: agree ? '#2a6a2a' : '#a00' }}>
+        <div data-role="block-agree" data-agree={agree} style={{ color: agree ? '#2a6a2a' : 'var(--c-error)' }}>
           {agree ? t('econ.blocksAgree') : t('econ.blocksDisagree')}
         </div>
       </div>

@@ -6,7 +6,7 @@ import { useDeferredValue, useMemo, useState } from 'react';
 import { exactStatusDifference, simulateStatus, statusCountsFromPrompt, statusEconomics, type StatusSimulation } from '../../lib/cache/statusEconomics';
 import { messageTokenCounts } from '../../lib/prompt/prompt';
 import { scenarioRegions, scenarioRequest } from '../../lib/scenarios';
-import { BatchStatus, ECON_COLORS, fmtCost, FONT, MONO } from './econParts';
+import { BatchStatus, batchSettled, ECON_COLORS, fmtCost, FONT, MONO, useReportSettled } from './econParts';
 import { StatusChart } from './StatusChart';
 import { usePromptBatch, type RenderPrompt } from '../hooks/usePromptBatch';
 import { useT } from '../common/i18n';
@@ -37,9 +37,11 @@ function parseField(f: Field, s: string): number | null {
   return v <= 100_000 ? v : null;
 }
 
-export function StatusEconomicsPanel({ render }: { render: RenderPrompt | null }) {
+/** `onSettled`: told whether the prompt has been rendered (the tab's data-ready). */
+export function StatusEconomicsPanel({ render, onSettled }: { render: RenderPrompt | null; onSettled?: (settled: boolean) => void }) {
   const t = useT();
   const batch = usePromptBatch(render, 'xfinity', REQUESTS);
+  useReportSettled(batchSettled(batch), onSettled);
   const prompt = batch.ready?.prompts[0] ?? null;
   const measured = useMemo(() => {
     if (!prompt) return null;
@@ -73,7 +75,7 @@ export function StatusEconomicsPanel({ render }: { render: RenderPrompt | null }
   const field = (f: Field, label: string, hint: string, step = 1) => (
     <label style={{ display: 'grid', gap: 2 }}>
       <span>
-        {label} <span style={{ color: '#666' }}>{hint}</span>
+        {label} <span className="muted">{hint}</span>
       </span>
       <input
         data-control={`status-${f}`}
@@ -85,23 +87,23 @@ export function StatusEconomicsPanel({ render }: { render: RenderPrompt | null }
         disabled={!measured}
         aria-invalid={values[f] === null}
         onChange={(e) => setEdits((x) => ({ ...x, [f]: e.target.value }))}
-        style={{ width: 110, font: `13px ${MONO}`, borderColor: values[f] === null && measured ? '#a00' : undefined }}
+        style={{ width: 110, fontFamily: MONO, borderColor: values[f] === null && measured ? 'var(--c-error)' : undefined }}
       />
     </label>
   );
 
   return (
-    <section data-role="status-econ-panel" aria-label={t('econ.statusTitle')} style={{ display: 'grid', gap: 10, font: FONT }}>
-      <h3 style={{ margin: 0, fontSize: 15 }}>{t('econ.statusTitle')}</h3>
-      <p style={{ margin: 0, color: '#444', maxWidth: 1100 }}>{t('econ.statusIntro')}</p>
+    <section className="panel" data-role="status-econ-panel" aria-label={t('econ.statusTitle')} style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--sp-2)', font: FONT }}>
+      <h3 style={{ margin: 0 }}>{t('econ.statusTitle')}</h3>
+      <p style={{ margin: 0, maxWidth: '80em' }}>{t('econ.statusIntro')}</p>
       <BatchStatus batch={batch} what={t('econ.whatStatus')} />
-      {!render && <p style={{ margin: 0, color: '#888' }}>{t('econ.waiting')}</p>}
+      {!render && <p className="muted" style={{ margin: 0 }}>{t('econ.waiting')}</p>}
       {measured && (
         <>
-          <p data-role="status-measured" data-s={measured.S} data-r={measured.R} style={{ margin: 0, color: '#333', maxWidth: 1100 }}>
+          <p data-role="status-measured" data-s={measured.S} data-r={measured.R} style={{ margin: 0, maxWidth: '80em' }}>
             {t('econ.statusMeasured', { S: measured.S, status: STATUS_MESSAGE, R: measured.R, interval: INTERVAL.join(', '), P: measured.P })}
           </p>
-          <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap', alignItems: 'end' }}>
+          <div className="controls" style={{ alignItems: 'end' }}>
             {field('S', 'S', t('econ.hintS'))}
             {field('R', 'R', t('econ.hintR'))}
             {field('N', 'N', t('econ.hintN'))}
@@ -111,7 +113,7 @@ export function StatusEconomicsPanel({ render }: { render: RenderPrompt | null }
               {t('econ.statusReset')}
             </button>
           </div>
-          {!ok && <div role="alert" style={{ color: '#a00' }}>{t('econ.statusInvalid', { maxN: MAX_N, maxM: MAX_M })}</div>}
+          {!ok && <div role="alert" style={{ color: 'var(--c-error)' }}>{t('econ.statusInvalid', { maxN: MAX_N, maxM: MAX_M })}</div>}
         </>
       )}
       {p && econ && <StatusResults p={p} econ={econ} sim={sim.sim} simError={sim.error} />}
@@ -133,8 +135,8 @@ function StatusResults({
 }) {
   const t = useT();
   const f = econ.formula;
-  const th = { textAlign: 'right' as const, padding: '4px 10px', borderBottom: '1px solid #999', fontWeight: 600 };
-  const td = { textAlign: 'right' as const, padding: '4px 10px', borderBottom: '1px solid #e4e4e4', fontVariantNumeric: 'tabular-nums' as const };
+  const th = { textAlign: 'right' as const, padding: '4px 10px', borderBottom: '1px solid var(--c-border-strong)', fontWeight: 600 };
+  const td = { textAlign: 'right' as const, padding: '4px 10px', borderBottom: '1px solid var(--c-border)', fontVariantNumeric: 'tabular-nums' as const };
   const prefer = (r: number, a: number) => (a < r - EPS ? t('econ.preferAppend') : r < a - EPS ? t('econ.preferReplace') : t('econ.preferEither'));
   const updatesAgree = sim ? Math.abs(sim.replace.extra - f.replace) < EPS && Math.abs(sim.append.extra - f.append) < EPS : false;
   const simDiff = sim ? sim.append.totals.cost - sim.replace.totals.cost : 0;
@@ -143,7 +145,8 @@ function StatusResults({
   const extraStale = p.alpha * p.S * ((p.m * (p.N - 1) * (p.N - 2)) / 2);
   return (
     <div style={{ display: 'grid', gap: 8 }}>
-      <table data-role="status-table" style={{ borderCollapse: 'collapse', font: '12.5px system-ui, sans-serif', justifySelf: 'start', minWidth: 900 }}>
+      <div style={{ overflowX: 'auto' }}>
+      <table data-role="status-table" style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)', width: '100%', maxWidth: 1000 }}>
         <thead>
           <tr>
             <th style={{ ...th, textAlign: 'left' }}>{t('econ.statusColHow')}</th>
@@ -156,10 +159,10 @@ function StatusResults({
           <tr data-row="formula" data-replace={f.replace} data-append={f.append}>
             <td style={{ ...td, textAlign: 'left' }}>{t('econ.rowFormula')}</td>
             <td style={td}>
-              {fmtCost(f.replace)} <span style={{ color: '#777', fontFamily: MONO }}>= (N−1)(1−α)R</span>
+              {fmtCost(f.replace)} <span className="muted" style={{ fontFamily: MONO }}>= (N−1)(1−α)R</span>
             </td>
             <td style={td}>
-              {fmtCost(f.append)} <span style={{ color: '#777', fontFamily: MONO }}>= αSN(N−1)/2</span>
+              {fmtCost(f.append)} <span className="muted" style={{ fontFamily: MONO }}>= αSN(N−1)/2</span>
             </td>
             <td style={td}>{prefer(f.replace, f.append)}</td>
           </tr>
@@ -180,9 +183,10 @@ function StatusResults({
             </tr>
           )}
         </tbody>
-        <caption style={{ captionSide: 'bottom', textAlign: 'left', color: '#666', paddingTop: 4 }}>{t('econ.statusTableNote')}</caption>
+        <caption className="muted small" style={{ captionSide: 'bottom', textAlign: 'left', paddingTop: 4 }}>{t('econ.statusTableNote')}</caption>
       </table>
-      <ul data-role="status-notes" style={{ margin: 0, paddingLeft: 20, display: 'grid', gap: 3, maxWidth: 1100 }}>
+      </div>
+      <ul data-role="status-notes" style={{ margin: 0, paddingLeft: 20, display: 'grid', gap: 3, maxWidth: '80em' }}>
         <li>
           {t('econ.rule', {
             lhs: fmtCost((p.alpha * p.S * p.N) / 2),
@@ -191,7 +195,7 @@ function StatusResults({
             nstar: Number.isFinite(econ.crossoverUpdates) ? econ.crossoverUpdates.toFixed(1) : '∞',
           })}
         </li>
-        {simError && <li style={{ color: '#a00' }}>{t('econ.simSkipped', { message: simError })}</li>}
+        {simError && <li style={{ color: 'var(--c-error)' }}>{t('econ.simSkipped', { message: simError })}</li>}
         {sim && (
           <li data-role="status-agree" style={{ color: updatesAgree ? '#2a6a2a' : '#8a4b00' }}>
             {updatesAgree ? t('econ.agreeUpdates') : p.m === 0 ? t('econ.differNoBetween') : t('econ.differOther')}

@@ -10,9 +10,10 @@ import type { Prompt, Segment } from '../../lib/prompt/prompt';
 import { displayToken } from '../../lib/prompt/label';
 import { spanIndexAt } from '../../lib/prompt/prompt';
 import { THINKING_REQUEST } from '../../lib/scenarios/thinking';
-import { BatchStatus, ECON_COLORS, fmtInt, FONT, LegendRow, MONO, Swatch } from './econParts';
+import { BatchStatus, batchSettled, ECON_COLORS, fmtInt, FONT, LegendRow, MONO, Swatch, useReportSettled } from './econParts';
 import { SEGMENT_COLORS } from '../../lib/view/palette';
 import { TokenView } from '../attention/TokenView';
+import { KeepPageScroll } from './KeepPageScroll';
 import { usePromptBatch, type RenderPrompt } from '../hooks/usePromptBatch';
 import { useT } from '../common/i18n';
 
@@ -23,26 +24,30 @@ const REASONING = RUN.calls.map((c) => reasoningMessages(c.request.messages));
 const BEFORE = 6;
 const AFTER = 18;
 
-export function ThinkDropPanel({ render }: { render: RenderPrompt | null }) {
+/** `onSettled`: told whether the prompts have been rendered (the tab's data-ready). */
+export function ThinkDropPanel({ render, onSettled }: { render: RenderPrompt | null; onSettled?: (settled: boolean) => void }) {
   const t = useT();
   const batch = usePromptBatch(render, 'thinking', REQUESTS);
+  useReportSettled(batchSettled(batch), onSettled);
   const prompts = batch.ready?.prompts ?? null;
   const drops = useMemo(() => (prompts ? thinkDrops(prompts, REASONING) : null), [prompts]);
   const broken = drops?.find((d) => d.causedByThinkDrop) ?? drops?.find((d) => d.earlier !== null && !d.extendsEarlier) ?? null;
   const [sel, setSel] = useState<number | null>(null);
 
   return (
-    <section data-role="think-drop-panel" aria-label={t('econ.thinkTitle')} style={{ display: 'grid', gap: 10, font: FONT }}>
-      <h3 style={{ margin: 0, fontSize: 15 }}>{t('econ.thinkTitle')}</h3>
-      <p style={{ margin: 0, color: '#444', maxWidth: 1100 }}>{t('econ.thinkIntro')}</p>
+    <section className="panel" data-role="think-drop-panel" aria-label={t('econ.thinkTitle')} style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--sp-2)', font: FONT }}>
+      <h3 style={{ margin: 0 }}>{t('econ.thinkTitle')}</h3>
+      <p style={{ margin: 0, maxWidth: '80em' }}>{t('econ.thinkIntro')}</p>
       <BatchStatus batch={batch} what={t('econ.whatThinking')} />
-      {!render && <p style={{ margin: 0, color: '#888' }}>{t('econ.waiting')}</p>}
+      {!render && <p className="muted" style={{ margin: 0 }}>{t('econ.waiting')}</p>}
       {prompts && drops && (
         <>
-          <ThinkTable drops={drops} prompts={prompts} />
+          <div style={{ overflowX: 'auto' }}>
+            <ThinkTable drops={drops} prompts={prompts} />
+          </div>
           {broken && broken.earlier !== null && broken.breakAt !== null ? (
             <>
-              <p data-role="think-summary" style={{ margin: 0, fontWeight: 600, maxWidth: 1100 }}>
+              <p data-role="think-summary" style={{ margin: 0, fontWeight: 600, maxWidth: '80em' }}>
                 {broken.causedByThinkDrop
                   ? t('econ.thinkSummary', {
                       call: broken.index + 1,
@@ -57,7 +62,9 @@ export function ThinkDropPanel({ render }: { render: RenderPrompt | null }) {
               <BreakStrip a={prompts[broken.earlier]!} b={prompts[broken.index]!} at={broken.breakAt} aCall={broken.earlier + 1} bCall={broken.index + 1} />
               <div style={{ display: 'grid', gap: 4 }}>
                 <div style={{ fontWeight: 600 }}>{t('econ.thinkTokensTitle', { call: broken.earlier + 1, token: broken.breakAt })}</div>
-                <TokenView tokens={prompts[broken.earlier]!.tokens} spans={prompts[broken.earlier]!.spans} selected={sel ?? broken.breakAt} onSelect={setSel} height={170} />
+                <KeepPageScroll>
+                  <TokenView tokens={prompts[broken.earlier]!.tokens} spans={prompts[broken.earlier]!.spans} selected={sel ?? broken.breakAt} onSelect={setSel} height={170} />
+                </KeepPageScroll>
               </div>
             </>
           ) : (
@@ -71,15 +78,15 @@ export function ThinkDropPanel({ render }: { render: RenderPrompt | null }) {
 
 function ThinkTable({ drops, prompts }: { drops: ThinkDropCall[]; prompts: Prompt[] }) {
   const t = useT();
-  const th = { textAlign: 'right' as const, padding: '3px 8px', borderBottom: '1px solid #999', fontWeight: 600, whiteSpace: 'nowrap' as const };
-  const td = { textAlign: 'right' as const, padding: '3px 8px', borderBottom: '1px solid #e4e4e4', fontVariantNumeric: 'tabular-nums' as const, verticalAlign: 'top' as const };
+  const th = { textAlign: 'right' as const, padding: '3px 8px', borderBottom: '1px solid var(--c-border-strong)', fontWeight: 600, whiteSpace: 'nowrap' as const };
+  const td = { textAlign: 'right' as const, padding: '3px 8px', borderBottom: '1px solid var(--c-border)', fontVariantNumeric: 'tabular-nums' as const, verticalAlign: 'top' as const };
   const what = (d: ThinkDropCall) => {
     if (d.earlier === null) return t('econ.firstCall');
     if (d.extendsEarlier) return t('econ.extends', { call: d.earlier + 1, tokens: d.breakAt ?? 0 });
     return t('econ.thinkBreaksAt', { token: d.breakAt ?? 0, message: d.breakMessage ?? '—', segment: d.breakSegment ? t(`segment.${d.breakSegment}` as 'segment.think') : '—' });
   };
   return (
-    <table data-role="think-table" style={{ borderCollapse: 'collapse', font: '12.5px system-ui, sans-serif', justifySelf: 'start', minWidth: 900 }}>
+    <table data-role="think-table" style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)', width: '100%' }}>
       <thead>
         <tr>
           <th style={th}>{t('econ.colCall')}</th>
@@ -95,7 +102,7 @@ function ThinkTable({ drops, prompts }: { drops: ThinkDropCall[]; prompts: Promp
             <td style={td}>{d.index + 1}</td>
             <td style={td}>{fmtInt(prompts[d.index]!.ids.length)}</td>
             <td style={{ ...td, textAlign: 'left' }}>{what(d)}</td>
-            <td style={{ ...td, color: d.lostTokens ? '#a00' : undefined, fontWeight: d.lostTokens ? 700 : 400 }}>{fmtInt(d.lostTokens)}</td>
+            <td style={{ ...td, color: d.lostTokens ? 'var(--c-error)' : undefined, fontWeight: d.lostTokens ? 700 : 400 }}>{fmtInt(d.lostTokens)}</td>
             <td style={{ ...td, textAlign: 'left' }}>{d.dropped.length ? t('econ.droppedList', { messages: d.dropped.join(', ') }) : '—'}</td>
           </tr>
         ))}
@@ -137,7 +144,7 @@ function BreakStrip({ a, b, at, aCall, bCall }: { a: Prompt; b: Prompt; at: numb
       );
       if (i === at - 1) chips.push(<span key="break" aria-hidden style={{ borderLeft: `3px solid ${ECON_COLORS.recomputed}`, margin: '0 3px' }} />);
     }
-    if (end < p.ids.length) chips.push(<span key="more" style={{ color: '#888' }}> …</span>);
+    if (end < p.ids.length) chips.push(<span key="more" className="muted"> …</span>);
     return chips;
   };
   const label = { width: 210, flex: 'none' as const, fontWeight: 600 };
@@ -148,7 +155,7 @@ function BreakStrip({ a, b, at, aCall, bCall }: { a: Prompt; b: Prompt; at: numb
       if (seg && !present.includes(seg)) present.push(seg);
     }
   return (
-    <div data-role="think-strip" style={{ display: 'grid', gap: 6, border: '1px solid #ddd', borderRadius: 4, padding: 8, overflowX: 'auto' }}>
+    <div data-role="think-strip" style={{ display: 'grid', gap: 6, border: '1px solid var(--c-border)', borderRadius: 'var(--radius)', padding: 8, overflowX: 'auto' }}>
       <div style={{ display: 'flex', alignItems: 'center' }}>
         <span style={label}>{t('econ.stripA', { call: aCall })}</span>
         <span style={{ font: `13px ${MONO}`, whiteSpace: 'nowrap' }}>{row(a, 'a')}</span>

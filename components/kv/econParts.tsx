@@ -1,7 +1,7 @@
 'use client';
 // Small pieces shared by the cache-economics panels: colours, number formats, a legend swatch, the
 // rendering-progress line and the SVG axis. Draws only.
-import type { CSSProperties, ReactNode } from 'react';
+import { useEffect, type CSSProperties, type ReactNode } from 'react';
 import type { Batch } from '../hooks/usePromptBatch';
 import { useT } from '../common/i18n';
 import { formatInt, formatPercent1, formatTenths, tickLabel } from '../../lib/view/scale';
@@ -24,8 +24,9 @@ export const callColor = (call: number) => CALL_PALETTE[call % CALL_PALETTE.leng
 /** Text colour readable on callColor(call). */
 export const callInk = (call: number) => (['#88CCEE', '#44AA99', '#999933', '#DDCC77', '#CC6677'].includes(callColor(call)) ? '#000' : '#fff');
 
+/** A literal stack (not a CSS variable): SVG attributes and exported pictures use it too. */
 export const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
-export const FONT = '13px system-ui, sans-serif';
+export const FONT = 'var(--fs-sm) var(--font-sans)';
 
 /** Integers with thousands separators (lib/view/scale, d3-format). */
 export const fmtInt = formatInt;
@@ -54,10 +55,18 @@ export function Swatch({ color, label, dashed, hatched }: { color: string; label
 export function LegendRow({ children, role }: { children: ReactNode; role?: string }) {
   const t = useT();
   return (
-    <div data-role={role} role="group" aria-label={t('econ.legend')} style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 16px', font: '12px system-ui, sans-serif', color: '#333' }}>
+    <div data-role={role} role="group" aria-label={t('econ.legend')} style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 16px', fontSize: 'var(--fs-xs)', color: 'var(--c-text)' }}>
       {children}
     </div>
   );
+}
+
+/** Whether a batch has settled: rendered (or failed) and not rendering again. */
+export const batchSettled = (b: Batch): boolean => (b.ready !== null || b.error !== null) && !b.progress;
+
+/** Tells `onSettled` (when given) whether a panel's batch has settled, each time that changes. */
+export function useReportSettled(settled: boolean, onSettled?: (settled: boolean) => void): void {
+  useEffect(() => onSettled?.(settled), [settled, onSettled]);
 }
 
 /** "rendering prompts 12 / 42" with a progress bar while a batch renders; the error when it failed. */
@@ -65,14 +74,14 @@ export function BatchStatus({ batch, what }: { batch: Batch; what: string }) {
   const t = useT();
   if (batch.error)
     return (
-      <div role="alert" style={{ color: '#a00', background: '#fde2e1', padding: '4px 8px', borderRadius: 4 }}>
+      <div role="alert" style={{ color: 'var(--c-error)', background: 'var(--c-error-soft)', padding: '4px 8px', borderRadius: 'var(--radius)' }}>
         {t('error.prefix', { message: batch.error })}
       </div>
     );
   if (!batch.progress) return null;
   const { done, total } = batch.progress;
   return (
-    <span data-role="econ-progress" style={{ display: 'inline-flex', alignItems: 'center', gap: 6, color: '#444' }}>
+    <span data-role="econ-progress" className="muted" style={{ display: 'inline-flex', alignItems: 'center', gap: 6 }}>
       <progress value={done} max={total} style={{ width: 120 }} />
       {t('econ.rendering', { what, done, total })}
     </span>

@@ -29,6 +29,8 @@ export type Source =
   | { kind: 'scenario'; ref: string };
 
 export interface Compared {
+  /** The source this comparison ran for. */
+  source: Source;
   aIds: number[];
   bIds: number[];
   aLabels: string[];
@@ -156,7 +158,7 @@ export function useKvComparison(client: EngineClient, analysed: Analysed | null,
     const delta = kvDelta(cache.a, cache.b, { tol: TOL });
     const sa = suffixAlignment(pair.aIds, pair.bIds);
     const shifted = sa ? kvDelta(cache.a, cache.b, { tol: TOL, alignment: { shiftAfter: sa.shiftAfter, by: sa.by } as Alignment }) : null;
-    return { ...pair, prefix: cache.prefix, mode, computedB: cache.computedB, delta, shifted, ms: cache.ms };
+    return { ...pair, source, prefix: cache.prefix, mode, computedB: cache.computedB, delta, shifted, ms: cache.ms };
   });
   return { result: task.value, busy: task.running, error: task.error, editError };
 }

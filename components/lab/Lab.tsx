@@ -159,7 +159,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
         <AbLab client={engineTab} analysed={data} scenario={s.scenario} custom={s.custom} generationConfig={engine.loaded?.generationConfig ?? null} vocab={engine.loaded?.vocab ?? null} />
       )}
       {s.tab === 'data' && <DataLab imports={imports} />}
-      {s.tab === 'kv' && engineTab && <KvLab client={engineTab} analysed={data} vocab={engine.loaded?.vocab ?? null} layers={data?.attention.length ?? 0} custom={s.custom} />}
+      {s.tab === 'kv' && engineTab && <KvLab client={engineTab} analysed={data} model={s.model} scenarioName={scenarioName} vocab={engine.loaded?.vocab ?? null} layers={data?.attention.length ?? 0} custom={s.custom} />}
     </main>
   );
 }

@@ -109,3 +109,22 @@ export function layoutRadix(nodes: readonly RadixNode[], opts: RadixLayoutOption
   out.sort((a, b) => a.id - b.id);
   return { nodes: out, rows, extent: extentAt(k), pxPerToken: k };
 }
+
+/** Edges on the longest root-to-leaf path (0 for a tree with only its root, or none). */
+export function maxEdgeDepth(nodes: readonly RadixNode[]): number {
+  const kids = childrenOf(nodes);
+  const root = nodes.find((n) => n.parent === null);
+  if (!root) return 0;
+  const walk = (n: RadixNode): number => Math.max(0, ...(kids.get(n.id) ?? []).map((c) => 1 + walk(c)));
+  return walk(root);
+}
+
+/**
+ * The minimum edge length for a tree drawn `width` px wide: `preferred`, lowered (not below `floor`) so that
+ * the longest path's edges fit the width, i.e. the tree needs no horizontal scrolling when it can avoid it.
+ */
+export function fitMinEdge(nodes: readonly RadixNode[], width: number, preferred: number, floor: number): number {
+  const edges = maxEdgeDepth(nodes);
+  if (edges === 0) return preferred;
+  return Math.max(floor, Math.min(preferred, Math.floor(width / edges)));
+}

@@ -45,7 +45,19 @@ function Harness({ tok }: { tok: Tokenizer }) {
   useEffect(() => {
     const request = scenarioRequest('vancouver');
     const prompt = buildPrompt(tok, request, { addGenerationPrompt: true });
-    const set = () => setAnalysed({ run: runOf(request), callPrompts: [], prompt, labels: [], attention: [], tokens: prompt.ids.length });
+    const run = runOf(request);
+    const set = () =>
+      setAnalysed({
+        run,
+        callPrompts: [],
+        context: { kind: 'call', index: run.calls.length - 1, calls: run.calls.length },
+        conversationTokens: prompt.ids.length,
+        conversationDiffers: false,
+        prompt,
+        labels: [],
+        attention: [],
+        tokens: prompt.ids.length,
+      });
     w.__newAnalysed = set;
     w.__unload = () => setAnalysed(null);
     const id = setTimeout(set, delay);

@@ -1,0 +1,25 @@
+'use client';
+// The content width of an element, followed with a ResizeObserver: the KV tab's figures size themselves to
+// their panel instead of a fixed pixel width (no horizontal overflow at 1280 px, usable at 1024 px).
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+
+/** A ref to attach and its element's content width in CSS px (`fallback` until measured). */
+export function useBoxWidth<E extends HTMLElement = HTMLDivElement>(fallback = 900): [RefObject<E | null>, number] {
+  const ref = useRef<E>(null);
+  const [width, setWidth] = useState(fallback);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const cs = getComputedStyle(el);
+      const w = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      if (w > 0) setWidth(Math.floor(w));
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return [ref, width];
+}
