@@ -1,10 +1,13 @@
 // The A/B tab (components/ab/AbLab.tsx) in headless Chromium on the real engine worker and the embedded model
 // (harness test/browser/abHarness.ts): what the page shows is what lib/ computes from the same model in
-// Node — the shared prefix, the shared-row identity, the painted pixels of the rows that can differ and of
-// the decision-row difference, the region masses at the decision position (also for a region the user
-// marks), the decisions and generated-token masses per seed — and the stop button stops generation.
+// Node — the shared prefix, the shared-row identity, the painted pixels of A, B and B − A over the aligned
+// keys (and the difference view's range, recomputed here from the tensors), the region masses at the
+// decision position (also for a region the user marks), the decisions and generated-token masses per
+// seed — and the stop button stops generation. Also the layout a teacher sees first at 1280×800: the
+// region bars above the fold and before the maps, no horizontal overflow at 1280 or 1024 px (screenshots
+// in /tmp/helperB-*.png, or $KVSCOPE_SHOTS when set).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
@@ -13,7 +16,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium, trackedPage } from './helpers/browser';
 import { serveStatic } from './helpers/staticServer';
 import { alignArms, rangeRegion, regionMasses, regionMassesOverRows, sharedRowsDiff } from '../lib/analysis/abCompare';
-import { decisionRowDiff, generatedTargets, regionsForRef, withUserRanges } from '../lib/analysis/abArms';
+import { generatedTargets, regionsForRef, withUserRanges } from '../lib/analysis/abArms';
 import { reduceHeads } from '../lib/analysis/attentionView';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
@@ -27,9 +30,11 @@ import { abStrings } from '../lib/i18n/ab';
 import { buildPrompt, type Prompt } from '../lib/prompt/prompt';
 import { createTokenizer } from '../lib/prompt/tokenizer';
 import { scenarioRequest } from '../lib/scenarios/index';
-import { finiteMax, rowBlock } from '../lib/view/abRaster';
+import { alignAxis, alignedBlock, diffBlock, finiteMax, HATCH_INK_RGB, HATCH_RGB, onHatch } from '../lib/view/abRaster';
 import { lutIndex, makeScale, MASK_RGB, sampleColormap } from '../lib/view/colormap';
 import { divergingRgb, makeDivergingScale } from '../lib/view/diverging';
+import { paletteCss } from '../lib/view/palette';
+import { poolSpan } from '../lib/view/raster';
 import { CUSTOM } from './browser/abCustom';
 
 const dir = mkdtempSync(join(tmpdir(), 'kvscope-ab-'));
@@ -54,7 +59,12 @@ before(async () => {
     logLevel: 'error',
   });
   await build({ entryPoints: ['workers/engine.worker.ts'], bundle: true, format: 'esm', outfile: join(dir, 'engine.worker.js'), logLevel: 'error' });
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><body style="margin:20px"><script type="module" src="harness.js"></script>');
+  // The page's stylesheet and palette, so that the harness lays out (and screenshots) as the app does.
+  copyFileSync('app/globals.css', join(dir, 'globals.css'));
+  writeFileSync(
+    join(dir, 'index.html'),
+    `<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><link rel="stylesheet" href="globals.css"><style>${paletteCss()}</style><body style="margin:12px 20px"><script type="module" src="harness.js"></script>`,
+  );
   server = await serveStatic({ '/ort/': 'node_modules/onnxruntime-web/dist', '/models/': 'public/models', '/': dir }, { isolated: false });
   browser = await launchChromium();
   // The same two prefills in Node, from the same model files, through the same WASM backend.
@@ -73,10 +83,10 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function open(lang = 'en'): Promise<{ page: Page; errors: string[] }> {
+async function open(lang = 'en', viewport = { width: 1400, height: 1000 }, chrome = 0): Promise<{ page: Page; errors: string[] }> {
   const { page, errors } = await trackedPage(browser.context);
-  await page.setViewportSize({ width: 1400, height: 1000 });
-  await page.goto(`${server.url}/index.html?lang=${lang}`);
+  await page.setViewportSize(viewport);
+  await page.goto(`${server.url}/index.html?lang=${lang}&chrome=${chrome}`);
   await page.waitForSelector('[data-role="ab-lab"][data-ready="true"]', { timeout: 60_000 });
   return { page, errors };
 }
@@ -108,41 +118,127 @@ test('built-in pair: alignment, shared rows, painted rows and difference, masses
   assert.ok(Math.abs(pageMax - shared.max) < 1e-6, `page ${pageMax}, node ${shared.max}`);
   assert.equal(await page.locator('[data-role="ab-shared-table"] tbody tr[data-layer]').count(), arms.A.attention.length);
 
-  // Rows that can differ: A has 2, B 56; pixels are the colour of each weight under the shared scale (last layer, head mean, power γ 0.5).
+  // The maps: A, B and B − A over one aligned axis. Recomputed here from the ids: the shared prefix, then
+  // the tokens only one arm has, then the common suffix of the two tails (the generation prompt).
   const Ta = arms.A.prompt.ids.length;
   const Tb = arms.B.prompt.ids.length;
-  const K = Math.max(Ta, Tb);
-  assert.equal(Number(await attr(page, 'canvas[data-role="ab-rows-A"]', 'data-rows')), Ta - P);
-  assert.equal(Number(await attr(page, 'canvas[data-role="ab-rows-B"]', 'data-rows')), Tb - P);
+  let S = 0;
+  while (S < Ta - P && S < Tb - P && arms.A.prompt.ids[Ta - 1 - S] === arms.B.prompt.ids[Tb - 1 - S]) S++;
+  assert.equal(S, 2, 'A’s tail (assistant ↵) is the end of B’s');
+  const K = P + (Ta - P - S) + (Tb - P - S) + S;
+  for (const role of ['ab-map-A', 'ab-map-B', 'ab-map-diff']) assert.equal(Number(await attr(page, `canvas[data-role="${role}"]`, 'data-keys')), K, role);
+  // Default rows: every row after the shared prefix (B's status message, both decision rows) and 8 shared rows.
+  const rows = K - P + 8;
+  assert.equal(Number(await attr(page, 'canvas[data-role="ab-map-A"]', 'data-rows')), rows);
+  assert.equal(Number(await attr(page, 'canvas[data-role="ab-map-B"]', 'data-rows')), rows);
+  const ax = alignAxis(arms.A.prompt.ids, arms.B.prompt.ids, P);
+  assert.equal(ax.length, K);
+  const from = K - rows;
   const L = arms.A.attention.length;
-  const blockA = rowBlock(reduceHeads(arms.A.attention[L - 1]!, 'mean').data, Ta, P, K);
-  const blockB = rowBlock(reduceHeads(arms.B.attention[L - 1]!, 'mean').data, Tb, P, K);
-  const scale = makeScale({ kind: 'power', min: 0, max: Math.max(finiteMax(blockA), finiteMax(blockB)), gamma: 0.5 });
-  let checked = 0;
-  for (const [r, k] of [[0, 0], [3, 100], [20, 640], [55, 666], [10, 660], [1, 5]] as const) {
-    const v = blockB[r * K + k]!;
-    const got = await pixel(page, 'canvas[data-role="ab-rows-B"]', k, r);
+  const redA = reduceHeads(arms.A.attention[L - 1]!, 'mean').data;
+  const redB = reduceHeads(arms.B.attention[L - 1]!, 'mean').data;
+  const cellsA = alignedBlock(redA, Ta, ax, 'a', from, rows);
+  const cellsB = alignedBlock(redB, Tb, ax, 'b', from, rows);
+  const scale = makeScale({ kind: 'power', min: 0, max: Math.max(finiteMax(cellsA), finiteMax(cellsB)), gamma: 0.5 });
+  const size = await page.$eval('canvas[data-role="ab-map-B"]', (c) => [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height]);
+  const [W, Hpx] = size as [number, number];
+  /** The cells pixel (x, y) covers: rows and keys by lib/view/raster poolSpan. */
+  const cover = (x: number, y: number) => ({ r: poolSpan(y, rows, Hpx), k: poolSpan(x, K, W) });
+  const xOfKey = (k: number) => Math.floor(((k + 0.5) / K) * W);
+  const yOfRow = (r: number) => Math.floor(((r + 0.5) / rows) * Hpx);
+  /** Largest finite value under pixel (x, y) of a block. */
+  const pooled = (block: Float32Array, x: number, y: number, abs = false) => {
+    const { r, k } = cover(x, y);
+    let best = NaN;
+    for (let i = r[0]; i < r[1]; i++)
+      for (let j = k[0]; j < k[1]; j++) {
+        const v = block[i * K + j]!;
+        if (Number.isNaN(v)) continue;
+        if (Number.isNaN(best) || (abs ? Math.abs(v) > Math.abs(best) : v > best)) best = v;
+      }
+    return best;
+  };
+  const lutNear = (got: number[], v: number) => {
+    // One LUT step of slack: the two engines' weights may differ in the last float bits.
+    const idx = lutIndex(scale.norm(v));
+    return [idx - 1, idx, idx + 1].some((i) => near(got, sampleColormap('viridis', (Math.max(0, Math.min(255, i)) + 0.5) / 256), 0));
+  };
+  const onlyB = ax.zones.find((z) => z.kind === 'onlyB')!;
+  const status = arms.B.prompt.spans.find((sp) => sp.segment === 'status_bar')!;
+  const statusCol = [...ax.b].indexOf(status.start + 3);
+  // B's decision row (the last) on the sink, on a status-bar key, on a shared key; a status-bar row; a shared row.
+  for (const [r, k] of [[rows - 1, 0], [rows - 1, statusCol], [rows - 1, 300], [20, statusCol - 2], [2, 100]] as const) {
+    const x = xOfKey(k);
+    const y = yOfRow(r);
+    const got = await pixel(page, 'canvas[data-role="ab-map-B"]', x, y);
+    const v = pooled(cellsB, x, y);
     if (Number.isNaN(v)) assert.deepEqual(got, [...MASK_RGB], `B row ${r} key ${k} masked`);
-    else {
-      const want = sampleColormap('viridis', scale.norm(v));
-      // One LUT step of slack: the two engines' weights may differ in the last float bits.
-      const idx = lutIndex(scale.norm(v));
-      const ok = [idx - 1, idx, idx + 1].some((i) => near(got, sampleColormap('viridis', (Math.max(0, Math.min(255, i)) + 0.5) / 256), 0));
-      assert.ok(ok, `B row ${r} key ${k}: ${got} vs ${want}`);
-    }
-    checked++;
+    else assert.ok(lutNear(got, v), `B row ${r} key ${k}: ${got} vs ${v}`);
   }
-  assert.deepEqual(await pixel(page, 'canvas[data-role="ab-rows-A"]', 650, 1), [...MASK_RGB], 'keys past A’s end are masked');
-  assert.equal(checked, 6);
+  // A lacks B's status message: its columns and rows are hatched in A's map (absent, not 0 and not masked).
+  for (const [x, y] of [[xOfKey(statusCol), yOfRow(rows - 1)], [xOfKey(statusCol) + 1, yOfRow(rows - 1)], [xOfKey(50), yOfRow(20)], [xOfKey(50) + 1, yOfRow(20)]] as const) {
+    const got = await pixel(page, 'canvas[data-role="ab-map-A"]', x, y);
+    assert.deepEqual(got, [...(onHatch(x, y) ? HATCH_INK_RGB : HATCH_RGB)], `A (${x}, ${y}) hatched`);
+  }
+  // A's decision row over shared keys carries A's weights.
+  {
+    const x = xOfKey(300);
+    const y = yOfRow(rows - 1);
+    assert.ok(lutNear(await pixel(page, 'canvas[data-role="ab-map-A"]', x, y), pooled(cellsA, x, y)), 'A decision row');
+  }
+  assert.ok(onlyB.end - onlyB.start === Tb - P - S);
 
-  // The difference view: layers × shared keys, B − A on the diverging scale.
-  const d = decisionRowDiff(arms.A.attention, arms.B.attention, Ta - 1, Tb - 1, P, 'mean');
-  assert.ok(Math.abs(Number(await attr(page, 'canvas[data-role="ab-diff"]', 'data-max')) - d.maxAbs) < 1e-6);
-  const ds = makeDivergingScale(d.maxAbs);
-  for (const [l, k] of [[d.at!.layer, d.at!.key], [0, 0], [L - 1, P - 1], [1, 300]] as const) {
-    const got = await pixel(page, 'canvas[data-role="ab-diff"]', k, l);
-    assert.ok(near(got, divergingRgb(ds.norm(d.diff[l * P + k]!)), 2), `diff layer ${l} key ${k}: ${got}`);
+  // B − A: its range is the largest |B − A| over the rows that can differ and exist in both arms (the two
+  // generation-prompt rows after the prefix), over the keys both have — computed here from the tensors.
+  let maxDiff = 0;
+  for (let i = 0; i < S; i++) {
+    const qa = Ta - S + i;
+    const qb = Tb - S + i;
+    const pairs: [number, number][] = [];
+    for (let k = 0; k < P; k++) pairs.push([k, k]);
+    for (let j = 0; j <= i; j++) pairs.push([Ta - S + j, Tb - S + j]);
+    for (const [ka, kb] of pairs) maxDiff = Math.max(maxDiff, Math.abs(redB[qb * Tb + kb]! - redA[qa * Ta + ka]!));
   }
+  assert.ok(maxDiff > 0.01, `the decision rows differ: ${maxDiff}`);
+  const legendMax = Number(await attr(page, '[data-role="ab-diff-legend"]', 'data-max'));
+  const legendMin = Number(await attr(page, '[data-role="ab-diff-legend"]', 'data-min'));
+  assert.ok(Math.abs(legendMax - maxDiff) < 1e-6, `legend ±${legendMax}, tensors ${maxDiff}`);
+  assert.equal(legendMin, -legendMax, 'symmetric about 0');
+  const ticks = await page.$$eval('[data-role="ab-diff-legend"] [data-role="diverging-legend"] span', (xs) => xs.map((x) => x.textContent ?? ''));
+  const tickValues = ticks.map((x) => Number(x.replace('−', '-').replace('+', '')));
+  assert.ok(tickValues.includes(0) && tickValues.length >= 3, ticks.join(' '));
+  assert.deepEqual([...tickValues].map((v) => (v === 0 ? 0 : -v)).sort((x, y) => x - y), [...tickValues].sort((x, y) => x - y), `ticks symmetric: ${ticks.join(' ')}`);
+  // Its pixels: the decision row's B − A on shared keys on that diverging scale; B's status columns hatched.
+  const ds = makeDivergingScale(maxDiff);
+  const cellsD = diffBlock(cellsA, cellsB);
+  for (const k of [0, 300, P - 1]) {
+    const x = xOfKey(k);
+    const y = yOfRow(rows - 1);
+    const got = await pixel(page, 'canvas[data-role="ab-map-diff"]', x, y);
+    assert.ok(near(got, divergingRgb(ds.norm(pooled(cellsD, x, y, true))), 2), `diff key ${k}: ${got}`);
+  }
+  {
+    const x = xOfKey(statusCol);
+    const y = yOfRow(rows - 1);
+    assert.deepEqual(await pixel(page, 'canvas[data-role="ab-map-diff"]', x, y), [...(onHatch(x, y) ? HATCH_INK_RGB : HATCH_RGB)], 'no counterpart: hatched');
+  }
+  // Row labels: the decision row is labelled with its token.
+  const lastLabel = await page.textContent(`[data-role="ab-row-labels"] [data-row="${rows - 1}"]`);
+  assert.ok(lastLabel?.includes(arms.B.prompt.tokens[Tb - 1]!.text.replace('\n', '↵')), `decision row label: ${lastLabel}`);
+  // The N control: 10 rows, then back to the default.
+  await page.fill('input[data-control="ab-rows"]', '10');
+  await page.waitForFunction(() => document.querySelector('canvas[data-role="ab-map-B"]')?.getAttribute('data-rows') === '10');
+  assert.equal(Number(await attr(page, 'canvas[data-role="ab-map-A"]', 'data-from')), K - 10);
+  assert.equal(Number(await attr(page, 'canvas[data-role="ab-map-diff"]', 'data-rows')), 10);
+  assert.ok(Math.abs(Number(await attr(page, '[data-role="ab-diff-legend"]', 'data-max')) - maxDiff) < 1e-6, 'the range does not depend on N');
+  await page.click('button[data-control="ab-rows-default"]');
+  await page.waitForFunction((n) => document.querySelector('canvas[data-role="ab-map-B"]')?.getAttribute('data-rows') === String(n), rows);
+  // The key window: from the split, every map shows the same last keys; then all keys again.
+  await page.click('button[data-control="ab-keys-split"]');
+  await page.waitForFunction((n) => document.querySelector('canvas[data-role="ab-map-A"]')?.getAttribute('data-keys') === String(n), rows);
+  for (const role of ['ab-map-A', 'ab-map-B', 'ab-map-diff']) assert.equal(Number(await attr(page, `canvas[data-role="${role}"]`, 'data-key-from')), K - rows, role);
+  await page.click('button[data-control="ab-keys-all"]');
+  await page.waitForFunction((n) => document.querySelector('canvas[data-role="ab-map-A"]')?.getAttribute('data-keys') === String(n), K);
 
   // Masses at the decision position, every region, mean over layers.
   const regA = regionsForRef('xfinity:without-status', arms.A.prompt);
@@ -181,6 +277,57 @@ test('built-in pair: alignment, shared rows, painted rows and difference, masses
 
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+const SHOTS = process.env.KVSCOPE_SHOTS ?? tmpdir();
+/** Page chrome above the tab in the app (header, model and scenario pickers, tab bar): about 150 px with the body margin. */
+const CHROME_PX = 138;
+
+test('layout at 1280×800: header, then the region bars above the fold, then the maps; no horizontal overflow at 1280 or 1024 px', async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  for (const lang of ['en', 'zh']) {
+    const { page, errors } = await open(lang, { width: 1280, height: 800 }, CHROME_PX);
+    await page.waitForSelector('canvas[data-role="ab-map-diff"]');
+    // The header names the pair, both arms with their sizes, the model, layer and head.
+    const facts = await page.$$eval('[data-role="ab-lab"] [data-role="view-header"] [data-fact]', (xs) => Object.fromEntries(xs.map((x) => [x.getAttribute('data-fact'), x.textContent ?? ''])));
+    assert.deepEqual(Object.keys(facts), ['scenario', 'armA', 'armB', 'model', 'layer', 'head']);
+    assert.match(facts.armA!, new RegExp(String(arms.A.prompt.ids.length)));
+    assert.match(facts.armB!, new RegExp(String(arms.B.prompt.ids.length)));
+    assert.match(facts.model!, /kvscope-tiny/);
+    // Bars first (in DOM order and on screen), their top above the fold.
+    const order = await page.evaluate(() => {
+      const bars = document.querySelector('[data-role="ab-bars-decision"]')!;
+      const map = document.querySelector('canvas[data-role="ab-map-A"]')!;
+      return Boolean(bars.compareDocumentPosition(map) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    assert.ok(order, 'region bars before the heatmaps');
+    const box = (await page.locator('[data-role="ab-bars-decision"]').boundingBox())!;
+    assert.ok(box.y < 800, `bars top ${box.y}`);
+    assert.ok(box.y + box.height <= 800, `bars bottom ${box.y + box.height}: the whole chart above the fold`);
+    const over = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.equal(await over(), 0, `${lang} 1280: horizontal overflow`);
+    await page.screenshot({ path: join(SHOTS, `helperB-${lang}-1280x800.png`) });
+    await page.screenshot({ path: join(SHOTS, `helperB-${lang}-1280-full.png`), fullPage: true });
+    await page.locator('[data-role="ab-heatmaps"]').screenshot({ path: join(SHOTS, `helperB-${lang}-1280-maps.png`) });
+    // Zoomed to the keys from the split, hovering B's magnified decision row on a status-bar key.
+    await page.click('button[data-control="ab-keys-split"]');
+    const strip = page.locator('canvas[data-role="ab-map-B-decision"]');
+    const sb = (await strip.boundingBox())!;
+    await strip.hover({ position: { x: sb.width * 0.6, y: sb.height / 2 } });
+    await page.waitForSelector('[data-role="ab-maps-tip"]');
+    await page.locator('[data-role="ab-heatmaps"]').screenshot({ path: join(SHOTS, `helperB-${lang}-1280-maps-split.png`) });
+    await page.click('button[data-control="ab-keys-all"]');
+    // Both arms' maps are as wide as each other and fit; then 1024 px.
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await page.waitForFunction(() => (document.querySelector('canvas[data-role="ab-map-A"]') as HTMLCanvasElement).getBoundingClientRect().right < 1024);
+    assert.equal(await over(), 0, `${lang} 1024: horizontal overflow`);
+    const widths = await page.$$eval('canvas[data-role="ab-map-A"], canvas[data-role="ab-map-B"], canvas[data-role="ab-map-diff"]', (cs) => cs.map((c) => c.getBoundingClientRect().width));
+    assert.equal(widths.length, 3);
+    assert.ok(widths.every((w) => w === widths[0] && w >= 200), widths.join(', '));
+    if (lang === 'en') await page.screenshot({ path: join(SHOTS, `helperB-${lang}-1024-full.png`), fullPage: true });
+    assert.deepEqual(errors, []);
+    await page.close();
+  }
 });
 
 test('decisions over seeds and generated-token masses are lib/generate’s on the same model; stop stops', async () => {
@@ -248,6 +395,14 @@ test('your own pair: a custom scenario against a built-in, regions following the
   const shown = await bars(page, 'ab-bars-decision');
   assert.ok(shown.has('first_token') && shown.has('tools') && shown.has('message-0') && shown.has('generation'), [...shown.keys()].join(', '));
   assert.ok(Number.isNaN(shown.get(`message-${pb.messageCount - 1}`)![0]), 'the follow-up message is only in B');
+  // The maps: one aligned axis for both arms — the shared prefix, what only A has (the template's own
+  // rendering of the last turn), B's follow-up, the common generation prompt.
+  const ax = alignAxis(pa.ids, pb.ids, P);
+  await page.waitForFunction((k) => document.querySelector('canvas[data-role="ab-map-A"]')?.getAttribute('data-keys') === String(k), ax.length);
+  assert.equal(await attr(page, 'canvas[data-role="ab-map-B"]', 'data-keys'), String(ax.length));
+  assert.deepEqual(ax.zones.map((z) => z.kind), ['shared', 'onlyA', 'onlyB', 'suffix']);
+  mkdirSync(SHOTS, { recursive: true });
+  await page.locator('[data-role="ab-heatmaps"]').screenshot({ path: join(SHOTS, 'helperB-zh-own-maps.png') });
   // No English sentence of this tab's table is left on the Chinese page.
   const text = (await page.textContent('[data-role="ab-lab"]')) ?? '';
   const left = Object.values(abStrings)

@@ -490,6 +490,10 @@ test('A/B tab: shared-prefix rows are identical on the tensors, and the decision
   await page.waitForSelector('[data-role="ab-shared"]', { timeout: 60_000 });
   assert.equal(await page.getAttribute('[data-role="ab-shared"]', 'data-bit-identical'), 'true');
   assert.equal(Number(await page.getAttribute('[data-role="ab-shared"]', 'data-max')), 0);
+  // The region bars at the decision position come first; then A and B side by side over the same aligned keys.
+  await page.waitForSelector('canvas[data-role="ab-map-B"]');
+  assert.ok(await page.evaluate(() => Boolean(document.querySelector('[data-role="ab-bars-decision"]')!.compareDocumentPosition(document.querySelector('canvas[data-role="ab-map-A"]')!) & Node.DOCUMENT_POSITION_FOLLOWING)));
+  assert.equal(await page.getAttribute('canvas[data-role="ab-map-A"]', 'data-keys'), await page.getAttribute('canvas[data-role="ab-map-B"]', 'data-keys'));
   await page.click('[data-control="ab-generate"]');
   await page.waitForSelector('[data-role="ab-tally"] tr[data-arm="B"]', { timeout: 180_000 });
   // Finished: the stop button is disabled again and each arm has all 5 seeds.

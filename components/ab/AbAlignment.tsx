@@ -8,7 +8,7 @@ import { abStyle } from './abStyle';
 import type { Prepared } from './useAbArms';
 
 /** Where token `i` sits, in words: the tools block, the generation prompt, or message n. */
-function partName(t: T, p: Prompt, i: number): string {
+export function partName(t: T, p: Prompt, i: number): string {
   const s = p.spans.find((x) => x.start <= i && i < x.end);
   if (!s) return '—';
   if (s.message === TOOLS_MESSAGE) return t('ab.part.tools');
@@ -24,23 +24,23 @@ export function AbAlignment({ prepared }: { prepared: Prepared }) {
   const { alignment: al, a, b } = prepared;
   const P = al.sharedPrefix;
   return (
-    <section style={abStyle.box} aria-label={t('ab.align.title')} data-role="ab-alignment" data-shared-prefix={P}>
-      <h3 style={abStyle.h3}>{t('ab.align.title')}</h3>
+    <section className="panel" style={abStyle.box} aria-label={t('ab.align.title')} data-role="ab-alignment" data-shared-prefix={P}>
+      <h3 style={{ margin: 0 }}>{t('ab.align.title')}</h3>
       <p style={abStyle.intro}>
         {al.firstDifference !== null
           ? t('ab.align.summary', { ta: al.tokens.a, tb: al.tokens.b, p: P, last: P - 1, first: al.firstDifference, fa: a.labels[P] ?? '', fb: b.labels[P] ?? '' })
           : t('ab.align.prefixOnly', { ta: al.tokens.a, tb: al.tokens.b, p: P })}
       </p>
       {P > 0 && partName(t, a.prompt, P - 1) !== partName(t, b.prompt, P - 1) && (
-        <p style={{ ...abStyle.intro, background: '#fff8e0', padding: '6px 10px', borderRadius: 4 }} data-role="ab-imstart-note">
+        <p style={{ ...abStyle.intro, color: 'var(--c-text)', background: 'var(--c-warn-soft)', padding: '6px 10px', borderRadius: 'var(--radius)' }} data-role="ab-imstart-note">
           {t('ab.align.imStart', { i: P - 1, token: a.labels[P - 1] ?? '', pa: partName(t, a.prompt, P - 1), pb: partName(t, b.prompt, P - 1) })}
         </p>
       )}
-      <details>
-        <summary style={{ cursor: 'pointer', fontSize: 14 }}>{t('ab.align.parts', { n: al.parts.length })}</summary>
-        <table style={{ borderCollapse: 'collapse', fontSize: 13, marginTop: 4 }} data-role="ab-parts">
+      <details data-role="view-secondary">
+        <summary style={{ cursor: 'pointer', fontSize: 'var(--fs-sm)' }}>{t('ab.align.parts', { n: al.parts.length })}</summary>
+        <table style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)', marginTop: 4 }} data-role="ab-parts">
           <thead>
-            <tr style={{ textAlign: 'left', borderBottom: '1px solid #ccc' }}>
+            <tr style={{ textAlign: 'left', borderBottom: '1px solid var(--c-border)' }}>
               <th style={first}>{t('ab.align.part')}</th>
               <th style={cell}>{t('ab.align.status')}</th>
               <th style={cell}>{t('ab.align.tokensA')}</th>
@@ -77,22 +77,25 @@ export function SharedRows({ prepared }: { prepared: Prepared }) {
   const P = al.sharedPrefix;
   const yesNo = (b: boolean) => (b ? t('ab.shared.yes') : t('ab.shared.no'));
   return (
-    <section style={abStyle.box} aria-label={t('ab.shared.title')} data-role="ab-shared" data-max={shared.max} data-bit-identical={String(shared.bitIdentical)}>
-      <h3 style={abStyle.h3}>{t('ab.shared.title')}</h3>
-      <p style={abStyle.intro}>{t('ab.shared.intro', { p: P, last: P - 1 })}</p>
-      <div style={{ fontSize: 15 }} data-role="ab-shared-verdict">
+    <section className="panel" style={abStyle.box} aria-label={t('ab.shared.title')} data-role="ab-shared" data-max={shared.max} data-bit-identical={String(shared.bitIdentical)}>
+      <h3 style={{ margin: 0 }}>{t('ab.shared.title')}</h3>
+      <p style={abStyle.intro} data-role="view-secondary">
+        {t('ab.shared.intro', { p: P, last: P - 1 })}
+      </p>
+      <div data-role="ab-shared-verdict">
         {shared.bitIdentical
           ? t('ab.shared.identical', { rows: shared.rows, values: shared.perLayer.reduce((s, l) => s + l.compared, 0).toLocaleString('en-US') })
           : t('ab.shared.differs', { rows: shared.rows, max: shared.max.toExponential(2) })}
       </div>
       {!shared.bitIdentical && (
-        <p style={{ ...abStyle.intro, color: shared.max < 1e-5 ? '#444' : '#a00' }}>
+        <p style={{ ...abStyle.intro, color: shared.max < 1e-5 ? 'var(--c-muted)' : 'var(--c-error)' }}>
           {shared.max < 1e-5 ? t('ab.shared.rounding', { ta: al.tokens.a, tb: al.tokens.b }) : t('ab.shared.tooLarge')}
         </p>
       )}
-      <table style={{ borderCollapse: 'collapse', fontSize: 13 }} data-role="ab-shared-table">
+      <div data-role="view-secondary" style={{ overflowX: 'auto' }}>
+      <table style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)' }} data-role="ab-shared-table">
         <thead>
-          <tr style={{ textAlign: 'left', borderBottom: '1px solid #ccc' }}>
+          <tr style={{ textAlign: 'left', borderBottom: '1px solid var(--c-border)' }}>
             <th style={wideFirst}>{t('control.layer')}</th>
             <th style={wide}>{t('ab.shared.maxAbs')}</th>
             <th style={wide}>{t('ab.shared.bits')}</th>
@@ -104,21 +107,22 @@ export function SharedRows({ prepared }: { prepared: Prepared }) {
           {shared.perLayer.map((l) => (
             <tr key={l.layer} data-layer={l.layer} data-max={l.maxAbs} data-bit-identical={String(l.bitIdentical)}>
               <td style={wideFirst}>{l.layer}</td>
-              <td style={{ ...wide, fontFamily: 'ui-monospace, monospace' }}>{exp(l.maxAbs)}</td>
+              <td style={{ ...wide, fontFamily: 'var(--font-mono)' }}>{exp(l.maxAbs)}</td>
               <td style={wide}>{yesNo(l.bitIdentical)}</td>
               <td style={wide}>{l.at ? t('ab.shared.at', { head: l.at.head, q: l.at.query, k: l.at.key }) : '—'}</td>
               <td style={wide}>{l.compared.toLocaleString('en-US')}</td>
             </tr>
           ))}
-          <tr style={{ borderTop: '1px solid #ccc', fontWeight: 600 }}>
+          <tr style={{ borderTop: '1px solid var(--c-border)', fontWeight: 600 }}>
             <td style={wideFirst}>{t('ab.shared.overall')}</td>
-            <td style={{ ...wide, fontFamily: 'ui-monospace, monospace' }}>{exp(shared.max)}</td>
+            <td style={{ ...wide, fontFamily: 'var(--font-mono)' }}>{exp(shared.max)}</td>
             <td style={wide}>{yesNo(shared.bitIdentical)}</td>
             <td />
             <td />
           </tr>
         </tbody>
       </table>
+      </div>
     </section>
   );
 }

@@ -1,103 +1,169 @@
 'use client';
-// The A/B attention rows that can differ: for each arm the query rows from the shared prefix on, over one
-// key axis common to both arms (same colour scale, one legend), and the difference view: the decision row
-// of B minus that of A, per layer, over the keys of the shared prefix (the same tokens at the same
-// positions in both arms), on a diverging scale. The numbers come from lib/analysis (useAbRasters); the
-// arms' rows are AbArmRows, the difference view AbDecisionDiff.
+// The A/B heatmaps panel: controls (layer, head, scale, how many query rows, lift of the difference), the
+// three maps over the aligned axis (AbMaps) and their keys: one colour scale for A and B, the diverging
+// scale of B − A with its range, what hatched, grey and the outline mean, the zones and the segments.
+// The numbers come from lib/ (useAbMaps); the layer and head are the tab's (its header names them).
 import { memo, useState } from 'react';
-import type { ArmAlignment } from '../../lib/analysis/abCompare';
 import type { HeadReduction } from '../../lib/analysis/attentionView';
 import type { ScaleKind } from '../../lib/view/colormap';
-import { stepTicks, niceStep } from '../../lib/view/scale';
+import { zoneSpans, HATCH_INK_RGB, HATCH_RGB, type AlignedAxis } from '../../lib/view/abRaster';
+import { divergingRgb, divergingTicks, type DivergingScale } from '../../lib/view/diverging';
+import { formatSigned } from '../../lib/view/scale';
+import { MARK_COLORS, SEGMENT_COLORS } from '../../lib/view/palette';
+import type { Prompt, Segment } from '../../lib/prompt/prompt';
 import { ExportFrame } from '../common/ExportFrame';
-import { Legend } from '../charts/Legend';
+import { Legend, RampLegend } from '../charts/Legend';
 import { useT } from '../common/i18n';
 import { HeadSelect, LayerSelect, ScaleSelect } from '../common/ViewSelects';
-import { ArmRows, GUTTER, HoverTip, SegmentKey, type Hover } from './AbArmRows';
-import { DecisionDiff } from './AbDecisionDiff';
-import { AB_MAP, useAbRasters, type AbArmView } from './useAbRasters';
-
+import { AbMaps, ZONE_COLORS } from './AbMaps';
+import { AB_MAP, useAbMaps, type AbArmView } from './useAbMaps';
+import { useContainerWidth } from './useContainerWidth';
 
 export interface AbHeatmapsProps {
   a: AbArmView;
   b: AbArmView;
-  alignment: ArmAlignment;
-  /** CSS width of the matrix area. */
-  width?: number;
+  axis: AlignedAxis;
+  layer: number;
+  head: HeadReduction;
+  onLayer: (l: number) => void;
+  onHead: (h: HeadReduction) => void;
+  /** Shown in the export's caption. */
+  headLabel: string;
+  defaultRows: number;
 }
 
-/** Key-axis ticks: multiples of the smallest 1, 2 or 5 × 10^k (at least 1) that gives at most about 8 steps. */
-function keyTicks(keys: number): number[] {
-  return stepTicks(0, keys - 1, Math.max(1, niceStep(keys / 8, [1, 2, 5])));
+const rgb = (c: readonly number[]) => `rgb(${c[0]},${c[1]},${c[2]})`;
+const HATCH_CSS = `repeating-linear-gradient(135deg, ${rgb(HATCH_INK_RGB)} 0 1.5px, ${rgb(HATCH_RGB)} 1.5px 4.2px)`;
+
+/** The diverging legend: symmetric ticks about 0 (d3 via lib/view/scale); data-min/-max carry its ends. */
+export function DivergingLegend({ scale, width = 300, caption }: { scale: DivergingScale; width?: number; caption: string }) {
+  return (
+    <div data-role="ab-diff-legend" data-min={-scale.max} data-max={scale.max}>
+      <RampLegend role="diverging-legend" caption={caption} width={width} colour={(f) => divergingRgb(f * 2 - 1)} colourKey="diverging" ticks={divergingTicks(scale)} />
+    </div>
+  );
 }
 
-export const AbHeatmaps = memo(function AbHeatmaps({ a, b, alignment, width = 1080 }: AbHeatmapsProps) {
+function Swatch({ background, outline }: { background: string; outline?: string }) {
+  return <span aria-hidden style={{ display: 'inline-block', width: 16, height: 11, background, border: outline ? `2px solid ${outline}` : '1px solid var(--c-border-strong)', verticalAlign: -1, marginRight: 6 }} />;
+}
+
+function SegmentKey({ prompts }: { prompts: Prompt[] }) {
+  const t = useT();
+  const present = new Set<Segment>();
+  for (const p of prompts) for (const s of p.spans) present.add(s.segment);
+  return (
+    <div className="small" style={{ display: 'flex', gap: 'var(--sp-3)', flexWrap: 'wrap', alignItems: 'center' }}>
+      <span className="muted">{t('ab.maps.bands')}</span>
+      {[...present].map((s) => (
+        <span key={s} style={{ whiteSpace: 'nowrap' }}>
+          <Swatch background={SEGMENT_COLORS[s]} />
+          {t(`segment.${s}`)}
+        </span>
+      ))}
+    </div>
+  );
+}
+
+export const AbHeatmaps = memo(function AbHeatmaps({ a, b, axis, layer, head, onLayer, onHead, headLabel, defaultRows }: AbHeatmapsProps) {
   const t = useT();
   const L = a.attention.length;
   const H = a.attention[0]?.dims[0] ?? 1;
-  const [layer, setLayer] = useState(L - 1);
-  const [head, setHead] = useState<HeadReduction>('mean');
   const [kind, setKind] = useState<ScaleKind>('power');
+  const [rows, setRows] = useState(defaultRows);
+  const [keys, setKeys] = useState(axis.length);
   const [diffGamma, setDiffGamma] = useState(1);
-  const [hover, setHover] = useState<Hover | null>(null);
-  const l = Math.min(layer, L - 1);
-  const { P, Ta, Tb, keys, blocks, scale, diff, dScale, rowsJson, diffJson } = useAbRasters(a, b, alignment, { layer: l, head, kind, diffGamma });
-  const rowsA = Math.max(0, Ta - P);
-  const rowsB = Math.max(0, Tb - P);
-  const rowPx = Math.max(6, Math.min(18, Math.floor(360 / Math.max(1, rowsA, rowsB))));
-  const diffWidth = Math.round((P / keys) * width);
-  const headLabel = head === 'mean' ? t('head.mean') : head === 'max' ? t('head.max') : t('head.one', { head });
-  const markerLeft = GUTTER + (P / keys) * width;
+  const [ref, width] = useContainerWidth<HTMLDivElement>(1100);
+  const maps = useAbMaps(a, b, axis, { layer, head, kind, rows, keys, diffGamma });
+  const { n, m, scale, dScale, range } = maps;
+  // "From the split": the keys after the shared prefix and as many before it as there are shared rows shown.
+  const splitKeys = Math.min(axis.length, defaultRows);
+  const pairedAfter = axis.zones.find((z) => z.kind === 'suffix');
 
   return (
-    <div style={{ display: 'grid', gap: 10 }} data-role="ab-heatmaps">
-      <div style={{ display: 'flex', gap: 14, flexWrap: 'wrap', alignItems: 'center', fontSize: 14 }}>
-        <LayerSelect value={l} layers={L} onChange={setLayer} control="ab-layer" />
-        <HeadSelect value={head} heads={H} onChange={setHead} control="ab-head" />
+    <div ref={ref} style={{ display: 'grid', gap: 'var(--sp-3)', minWidth: 0 }} data-role="ab-heatmaps">
+      <div className="controls">
+        <LayerSelect value={layer} layers={L} onChange={onLayer} control="ab-layer" />
+        <HeadSelect value={head} heads={H} onChange={onHead} control="ab-head" />
         <ScaleSelect value={kind} onChange={setKind} control="ab-scale" gammaNote={0.5} />
+        <label>
+          <input type="checkbox" data-control="ab-diff-lift" checked={diffGamma !== 1} onChange={(e) => setDiffGamma(e.target.checked ? 0.5 : 1)} /> {t('ab.diff.lift')}
+        </label>
       </div>
-      <p style={{ margin: 0, color: '#444', fontSize: 13, maxWidth: 1100 }}>{t('ab.heat.intro', { p: P, ta: Ta, tb: Tb, rowsA, rowsB, layer: l, head: headLabel })}</p>
-      <ExportFrame name={`ab-rows-L${l}-${head}`} title={t('export.caption.abRows', { layer: l, head: headLabel })} json={rowsJson} bodyStyle={{ display: 'grid', gap: 10 }}>
-        <div style={{ position: 'relative', display: 'grid', gap: 12 }} onPointerLeave={() => setHover(null)}>
-          <ArmRows arm={a} block={blocks.a} fromRow={Math.min(P, Ta)} keys={keys} rowPx={rowPx} width={width} scale={scale} onHover={setHover} />
-          <ArmRows arm={b} block={blocks.b} fromRow={Math.min(P, Tb)} keys={keys} rowPx={rowPx} width={width} scale={scale} onHover={setHover} />
-          <div aria-hidden style={{ position: 'absolute', left: markerLeft, top: 0, bottom: 18, width: 0, borderLeft: '2px dashed #d00', pointerEvents: 'none' }} />
-          <div style={{ position: 'relative', height: 16, marginLeft: GUTTER, width, fontSize: 11, color: '#333' }}>
-            {keyTicks(keys).map((k) => (
-              <span key={k} style={{ position: 'absolute', left: (k / keys) * width, transform: 'translateX(-50%)' }}>{k}</span>
-            ))}
-            <span style={{ position: 'absolute', right: 0, top: 14 }}>{t('ab.heat.keyAxis')}</span>
+      <div className="controls">
+        <label>
+          {t('ab.maps.rowsControl')}{' '}
+          <input
+            type="range"
+            min={1}
+            max={axis.length}
+            value={n}
+            onChange={(e) => setRows(Number(e.target.value))}
+            data-control="ab-rows-slider"
+            aria-label={t('ab.maps.rowsControl')}
+            style={{ verticalAlign: 'middle', width: 140 }}
+          />{' '}
+          <input type="number" min={1} max={axis.length} value={n} onChange={(e) => setRows(Number(e.target.value) || 1)} data-control="ab-rows" style={{ width: 76 }} />{' '}
+          <span className="muted">{t('ab.maps.rowsOf', { n: axis.length })}</span>
+        </label>
+        <button type="button" data-control="ab-rows-default" onClick={() => setRows(defaultRows)} disabled={n === defaultRows}>
+          {t('ab.maps.rowsDefault', { n: defaultRows })}
+        </button>
+        <label>
+          {t('ab.maps.keysControl')}{' '}
+          <input type="number" min={1} max={axis.length} value={m} onChange={(e) => setKeys(Number(e.target.value) || 1)} data-control="ab-keys" style={{ width: 76 }} />{' '}
+          <span className="muted">{t('ab.maps.keysOf', { n: axis.length })}</span>
+        </label>
+        <button type="button" data-control="ab-keys-all" aria-pressed={m === axis.length} onClick={() => setKeys(axis.length)}>
+          {t('ab.maps.keysAll')}
+        </button>
+        <button type="button" data-control="ab-keys-split" aria-pressed={m === splitKeys} onClick={() => setKeys(splitKeys)}>
+          {t('ab.maps.keysSplit')}
+        </button>
+      </div>
+      <ExportFrame name={`ab-maps-L${layer}-${head}-last${n}x${m}`} title={t('ab.maps.caption', { n, layer, head: headLabel })} json={maps.json} bodyStyle={{ display: 'grid', gap: 'var(--sp-3)' }}>
+        <AbMaps a={a} b={b} axis={axis} maps={maps} width={width} armTitles={{ A: a.title, B: b.title }} />
+        <div style={{ display: 'flex', gap: 'var(--sp-5)', flexWrap: 'wrap', alignItems: 'flex-start' }}>
+          <div style={{ display: 'grid', gap: 'var(--sp-1)' }}>
+            <Legend scale={scale} map={AB_MAP} width={260} />
+            <div className="small muted" style={{ maxWidth: 300 }}>{t('ab.maps.sameScale', { max: scale.max.toPrecision(3) })}</div>
           </div>
-          <HoverTip hover={hover} width={width} />
-        </div>
-        <div style={{ display: 'flex', gap: 24, flexWrap: 'wrap', alignItems: 'flex-end', marginLeft: GUTTER, marginTop: 8 }}>
-          <Legend scale={scale} map={AB_MAP} />
-          <div style={{ fontSize: 12, color: '#333', maxWidth: 520 }}>
+          <div style={{ display: 'grid', gap: 'var(--sp-1)' }}>
+            <DivergingLegend scale={dScale} width={260} caption={t('ab.diff.legend')} />
+            <div className="small muted" style={{ maxWidth: 320 }} data-role="ab-diff-range">
+              {range.cells > 0 ? t('ab.maps.diffRange', { max: formatSigned(range.max).replace('+', '±'), cells: range.cells }) : t('ab.maps.noPairs')}
+            </div>
+          </div>
+          <div className="small" style={{ display: 'grid', gap: 'var(--sp-1)', maxWidth: 420 }}>
             <div>
-              <span style={{ display: 'inline-block', width: 18, borderTop: '2px dashed #d00', verticalAlign: 'middle', marginRight: 6 }} />
-              {t('ab.heat.marker', { p: P })}
+              <Swatch background={HATCH_CSS} />
+              {t('ab.maps.absent')}
             </div>
             <div>
-              <span style={{ display: 'inline-block', width: 12, height: 10, background: 'rgb(224,224,224)', border: '1px solid #999', marginRight: 6 }} />
-              {t('ab.heat.masked')}
+              <Swatch background="rgb(224,224,224)" />
+              {t('ab.maps.masked')}
             </div>
-            <div>{t('ab.heat.sameScale', { max: scale.max.toPrecision(3) })}</div>
+            <div>
+              <Swatch background="transparent" outline={MARK_COLORS.select} />
+              {t('ab.maps.decision', { qa: a.prompt.ids.length - 1, qb: b.prompt.ids.length - 1 })}
+            </div>
+            {axis.zones.map((z) => {
+              const s = zoneSpans(axis, z);
+              const where = [s.a && `A ${s.a[0]}–${s.a[1]}`, s.b && `B ${s.b[0]}–${s.b[1]}`].filter(Boolean).join(' · ');
+              return (
+                <div key={z.kind} data-role="ab-zone-key" data-zone={z.kind} data-count={z.end - z.start}>
+                  <Swatch background={ZONE_COLORS[z.kind]} />
+                  {t('ab.zone.count', { zone: t(`ab.zone.${z.kind}`), n: z.end - z.start, where })}
+                </div>
+              );
+            })}
           </div>
         </div>
-        <div style={{ marginLeft: GUTTER }}>
-          <SegmentKey prompts={[a.prompt, b.prompt]} />
-        </div>
+        <SegmentKey prompts={[a.prompt, b.prompt]} />
       </ExportFrame>
-
-      <h4 style={{ margin: '12px 0 0', fontSize: 14 }}>{t('ab.diff.title')}</h4>
-      <p style={{ margin: 0, color: '#444', fontSize: 13, maxWidth: 1100 }}>{t('ab.diff.intro', { p: P, qa: Ta - 1, qb: Tb - 1, head: headLabel })}</p>
-      {diff && diffWidth >= 1 ? (
-        <ExportFrame name={`ab-decision-diff-${head}`} title={t('export.caption.abDiff', { head: headLabel })} json={diffJson}>
-          <DecisionDiff diff={diff} scale={dScale} a={a} layer={l} diffWidth={diffWidth} width={width} gamma={diffGamma} onGamma={setDiffGamma} />
-        </ExportFrame>
-      ) : (
-        <div style={{ color: '#555' }}>{t('ab.diff.none')}</div>
-      )}
+      <p className="small muted" style={{ margin: 0, maxWidth: 1100 }} data-role="view-secondary">
+        {t('ab.maps.intro', { last: axis.sharedPrefix - 1, suffix: pairedAfter ? pairedAfter.end - pairedAfter.start : 0 })}
+      </p>
     </div>
   );
 });

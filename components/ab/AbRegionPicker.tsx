@@ -49,7 +49,7 @@ export function AbRegionPicker({ prompts, sharedPrefix, ranges, onAdd, onRemove 
 
   return (
     <div data-role="ab-region-picker" style={{ display: 'grid', gap: 6, maxWidth: 1300 }}>
-      <div style={{ display: 'flex', gap: 12, alignItems: 'center', flexWrap: 'wrap', fontSize: 14 }}>
+      <div style={{ display: 'flex', gap: 12, alignItems: 'center', flexWrap: 'wrap', fontSize: 'var(--fs-sm)' }}>
         <span>{t('ab.pick.arm')}</span>
         {(['A', 'B'] as const).map((x) => (
           <label key={x}>
@@ -67,19 +67,19 @@ export function AbRegionPicker({ prompts, sharedPrefix, ranges, onAdd, onRemove 
             {x} ({t('ab.tokens', { n: prompts[x].ids.length })})
           </label>
         ))}
-        <span style={{ color: '#555' }}>{t('ab.pick.hint')}</span>
+        <span style={{ color: 'var(--c-muted)' }}>{t('ab.pick.hint')}</span>
       </div>
       <TokenView tokens={prompt.tokens} spans={prompt.spans} selected={anchor ?? (sel ? sel.end - 1 : null)} onSelect={pick} height={150} />
-      <div style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap', fontSize: 13 }} data-role="ab-pick-selection">
+      <div style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap', fontSize: 'var(--fs-sm)' }} data-role="ab-pick-selection">
         {sel ? (
           <span>
             {anchor !== null
               ? t('ab.pick.startAt', { arm, start: sel.start })
               : t('ab.pick.range', { arm, start: sel.start, end: sel.end - 1, n: sel.end - sel.start, text: suggested })}{' '}
-            <span style={{ color: both ? '#276' : '#a15c00' }}>{both ? t('ab.pick.both', { p: sharedPrefix }) : t('ab.pick.only', { arm, p: sharedPrefix })}</span>
+            <span style={{ color: both ? '#276' : 'var(--c-warn)' }}>{both ? t('ab.pick.both', { p: sharedPrefix }) : t('ab.pick.only', { arm, p: sharedPrefix })}</span>
           </span>
         ) : (
-          <span style={{ color: '#555' }}>{t('ab.pick.none')}</span>
+          <span style={{ color: 'var(--c-muted)' }}>{t('ab.pick.none')}</span>
         )}
         <label>
           {t('ab.pick.name')}{' '}
@@ -90,7 +90,7 @@ export function AbRegionPicker({ prompts, sharedPrefix, ranges, onAdd, onRemove 
         </button>
       </div>
       {ranges.length > 0 && (
-        <ul style={{ margin: 0, paddingLeft: 18, fontSize: 13 }} data-role="ab-user-regions">
+        <ul style={{ margin: 0, paddingLeft: 18, fontSize: 'var(--fs-sm)' }} data-role="ab-user-regions">
           {ranges.map((r) => (
             <li key={r.id} data-region={r.id}>
               <b>{r.name}</b> — {t('ab.pick.listed', { arm: r.arm, start: r.start, end: r.end - 1, n: r.end - r.start })}{' '}

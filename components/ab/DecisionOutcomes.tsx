@@ -64,7 +64,7 @@ export function samplingText(t: T, s: SamplingSettings): string {
 
 function TallyBar({ call, refuse, width = 260 }: { call: number; refuse: number; width?: number }) {
   const n = call + refuse;
-  if (!n) return <span style={{ display: 'inline-block', width, height: 14, background: '#eee', verticalAlign: 'middle' }} />;
+  if (!n) return <span style={{ display: 'inline-block', width, height: 14, background: 'var(--c-bg)', verticalAlign: 'middle' }} />;
   return (
     <span style={{ display: 'inline-flex', width, height: 14, verticalAlign: 'middle', border: '1px solid #999' }}>
       <span style={{ width: (call / n) * width, background: DECISION_COLORS.call }} />
@@ -98,7 +98,7 @@ export const DecisionOutcomes = memo(function DecisionOutcomes(p: DecisionOutcom
 
   return (
     <div data-role="ab-decisions" style={{ display: 'grid', gap: 10 }}>
-      <div style={{ display: 'flex', gap: 14, flexWrap: 'wrap', alignItems: 'center', fontSize: 14 }}>
+      <div style={{ display: 'flex', gap: 14, flexWrap: 'wrap', alignItems: 'center', fontSize: 'var(--fs-sm)' }}>
         <label>{t('ab.gen.seeds')} {num('seeds', 1, SEED_LIMITS.seeds)}</label>
         <label>{t('ab.gen.firstSeed')} {num('firstSeed', 0, 1_000_000)}</label>
         <label>{t('ab.gen.maxNew')} {num('maxNewTokens', 1, SEED_LIMITS.maxNewTokens)}</label>
@@ -109,15 +109,15 @@ export const DecisionOutcomes = memo(function DecisionOutcomes(p: DecisionOutcom
           {t('ab.gen.stop')}
         </button>
       </div>
-      <div style={{ fontSize: 13, color: '#333' }} data-role="ab-sampling">
+      <div style={{ fontSize: 'var(--fs-sm)', color: 'var(--c-text)' }} data-role="ab-sampling">
         {p.sampling.ok
           ? t(p.sampling.fromFile ? 'ab.gen.fromFile' : 'ab.gen.fromDefaults', { how: samplingText(t, p.sampling.settings), first: settings.firstSeed, last: settings.firstSeed + settings.seeds - 1 })
           : t('error.prefix', { message: p.sampling.error })}
-        {p.sampling.ok && !p.sampling.settings.doSample && <div style={{ color: '#a15c00' }}>{t('ab.gen.greedyNote')}</div>}
+        {p.sampling.ok && !p.sampling.settings.doSample && <div style={{ color: 'var(--c-warn)' }}>{t('ab.gen.greedyNote')}</div>}
       </div>
-      {p.whyNot && <div style={{ color: '#a15c00', fontSize: 13 }}>{p.whyNot}</div>}
+      {p.whyNot && <div style={{ color: 'var(--c-warn)', fontSize: 'var(--fs-sm)' }}>{p.whyNot}</div>}
       {p.running && p.progress && (
-        <div aria-live="polite" data-role="ab-gen-progress" style={{ fontSize: 13 }}>
+        <div aria-live="polite" data-role="ab-gen-progress" style={{ fontSize: 'var(--fs-sm)' }}>
           <progress value={progressDone} max={progressTotal} style={{ width: 260, verticalAlign: 'middle' }} />{' '}
           {t('ab.gen.progress', { arm: p.progress.arm, i: p.progress.index + 1, n: p.progress.seeds, seed: p.progress.seed, tokens: p.progress.tokens, max: p.progress.maxNewTokens })}
         </div>
@@ -125,11 +125,11 @@ export const DecisionOutcomes = memo(function DecisionOutcomes(p: DecisionOutcom
       {result && (
         <>
           {result.aborted && (
-            <div role="status" data-role="ab-gen-stopped" style={{ color: '#a15c00', fontSize: 13 }}>
+            <div role="status" data-role="ab-gen-stopped" style={{ color: 'var(--c-warn)', fontSize: 'var(--fs-sm)' }}>
               {t('ab.gen.stopped', { done: seedsDone, total: 2 * result.seeds.length })}
             </div>
           )}
-          <table data-role="ab-tally" style={{ borderCollapse: 'collapse', fontSize: 14 }}>
+          <table data-role="ab-tally" style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)' }}>
             <tbody>
               {arms.map((arm) => {
                 const runs = result.runs[arm];
@@ -146,7 +146,7 @@ export const DecisionOutcomes = memo(function DecisionOutcomes(p: DecisionOutcom
               })}
             </tbody>
           </table>
-          <div style={{ display: 'flex', gap: 14, fontSize: 12, color: '#333' }}>
+          <div style={{ display: 'flex', gap: 14, fontSize: 'var(--fs-xs)', color: 'var(--c-text)' }}>
             <span>
               <span style={{ display: 'inline-block', width: 14, height: 10, background: DECISION_COLORS.call, marginRight: 4 }} />
               {t('ab.gen.legendCall')}

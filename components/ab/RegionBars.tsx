@@ -81,8 +81,8 @@ export const RegionBars = memo(function RegionBars({ title, subtitle, rows, laye
     // No caption: the figure carries its own title, subtitle and layer line.
     <ExportFrame name={`${role}-${layer === 'mean' ? 'mean' : `L${layer}`}`} json={exportJson}>
       <figure data-role={role} style={{ margin: 0, width, font: '12px system-ui, sans-serif', color: '#222' }}>
-        <figcaption style={{ fontWeight: 600, fontSize: 14, marginBottom: 2 }}>{title}</figcaption>
-        {subtitle && <div style={{ color: '#555', marginBottom: 4 }}>{subtitle}</div>}
+        <figcaption style={{ fontWeight: 600, fontSize: 'var(--fs-sm)', marginBottom: 2 }}>{title}</figcaption>
+        {subtitle && <div style={{ color: 'var(--c-muted)', marginBottom: 4 }}>{subtitle}</div>}
         <div style={{ display: 'flex', gap: 14, marginBottom: 4, flexWrap: 'wrap' }} data-role="bars-legend">
           {(['A', 'B'] as const).map((arm) => (
             <span key={arm} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
@@ -90,7 +90,7 @@ export const RegionBars = memo(function RegionBars({ title, subtitle, rows, laye
               {arm}: {arm === 'A' ? armTitles.a : armTitles.b}
             </span>
           ))}
-          <span style={{ color: '#555' }}>· {t('ab.bars.unit', { where: layerName })}</span>
+          <span style={{ color: 'var(--c-muted)' }}>· {t('ab.bars.unit', { where: layerName })}</span>
         </div>
         <svg width={width} height={height} role="img" aria-label={title} style={{ display: 'block' }}>
           {ticks.map((v) => (
@@ -135,7 +135,7 @@ export const RegionBars = memo(function RegionBars({ title, subtitle, rows, laye
           })}
           <line x1={LABEL_W} x2={LABEL_W} y1={0} y2={rows.length * ROW_H} stroke="#888" />
         </svg>
-        <div style={{ color: '#666', fontSize: 11, marginTop: 2 }}>
+        <div style={{ color: 'var(--c-muted)', fontSize: 'var(--fs-xs)', marginTop: 2 }}>
           {check(masses.a, 'A')}
           {masses.a && masses.b ? ' · ' : ''}
           {check(masses.b, 'B')}

@@ -25,7 +25,7 @@ function SeedDetails({ r }: { r: SeedRun }) {
   const t = useT();
   const pre = { margin: '2px 0 6px', padding: '4px 6px', background: '#f6f6f6', whiteSpace: 'pre-wrap' as const, font: '12px ui-monospace, monospace', maxWidth: 1100 };
   return (
-    <div style={{ padding: '4px 0 8px 18px', fontSize: 13 }}>
+    <div style={{ padding: '4px 0 8px 18px', fontSize: 'var(--fs-sm)' }}>
       <div>
         {t('ab.out.stats', { n: r.ids.length, stopped: t(r.stopped === 'eos' ? 'ab.out.stopEos' : 'ab.out.stopLimit'), complete: t(r.parsed.complete ? 'ab.out.complete' : 'ab.out.incomplete') })}
       </div>
@@ -40,7 +40,7 @@ function SeedDetails({ r }: { r: SeedRun }) {
         </pre>
       ))}
       <div>{t('ab.out.raw')}</div>
-      <pre style={{ ...pre, color: '#444' }}>{visibleWhitespace(r.text)}</pre>
+      <pre style={{ ...pre, color: 'var(--c-muted)' }}>{visibleWhitespace(r.text)}</pre>
     </div>
   );
 }
@@ -50,7 +50,7 @@ export function SeedTable({ result }: { result: GenResult }) {
   const t = useT();
   const arms = ['A', 'B'] as const;
   return (
-    <table data-role="ab-seeds" style={{ borderCollapse: 'collapse', fontSize: 13, width: '100%', maxWidth: 1300 }}>
+    <table data-role="ab-seeds" style={{ borderCollapse: 'collapse', fontSize: 'var(--fs-sm)', width: '100%', maxWidth: 1300 }}>
       <thead>
         <tr style={{ textAlign: 'left', borderBottom: '1px solid #ccc' }}>
           <th style={{ padding: '3px 8px' }}>{t('ab.out.seed')}</th>
@@ -112,12 +112,12 @@ export function CallNames({ result, targets }: { result: GenResult; targets: { A
             ]
               .filter(Boolean)
               .join(' ')}{' '}
-        {mentions && <span style={{ color: '#555' }}>({mentions})</span>}
+        {mentions && <span style={{ color: 'var(--c-muted)' }}>({mentions})</span>}
       </li>
     );
   });
   return (
-    <div data-role="ab-names" style={{ fontSize: 13 }}>
+    <div data-role="ab-names" style={{ fontSize: 'var(--fs-sm)' }}>
       <div style={{ fontWeight: 600 }}>{t('ab.names.title')}</div>
       <ul style={{ margin: '2px 0', paddingLeft: 18 }}>{lines}</ul>
     </div>

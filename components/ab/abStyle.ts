@@ -1,8 +1,7 @@
-// The A/B tab's shared styles: its section boxes, their headings and intros, and error boxes, so that every
-// section of the tab looks alike.
+// The A/B tab's shared styles beyond the global .panel / .controls classes: the panels' inner grid, their
+// intros, and error boxes, so that every section of the tab looks alike.
 export const abStyle = {
-  box: { border: '1px solid #ddd', borderRadius: 6, padding: '10px 14px', display: 'grid', gap: 8 },
-  h3: { fontSize: 16, margin: 0 },
-  intro: { margin: 0, color: '#444', fontSize: 14, maxWidth: 1150 },
-  error: { color: '#a00', background: '#fde2e1', padding: '6px 10px', borderRadius: 4 },
+  box: { display: 'grid', gap: 'var(--sp-2)' },
+  intro: { margin: 0, color: 'var(--c-muted)', fontSize: 'var(--fs-sm)', maxWidth: 1150 },
+  error: { color: 'var(--c-error)', background: 'var(--c-error-soft)', padding: '6px 10px', borderRadius: 'var(--radius)' },
 } as const;

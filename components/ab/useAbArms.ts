@@ -12,7 +12,7 @@ import type { Prompt } from '../../lib/prompt/prompt';
 import { displayToken } from '../../lib/prompt/label';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import { CATALOG } from '../../lib/scenarios/catalog';
-import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
+import { getScenario, parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
 import { customOf, type CustomScenario } from '../../lib/state/store';
 import { useEngineTask } from '../hooks/useEngineTask';
 import { useLang, useT } from '../common/i18n';
@@ -72,6 +72,8 @@ export interface ArmChoice {
   /** Why the pair cannot be compared (the same scenario twice, one without a valid version), or null. */
   pairError: string | null;
   titles: { A: string; B: string };
+  /** What the pair is, for the tab's header: the built-in scenario's title, or "your own pair". */
+  pairTitle: string;
 }
 
 export function useArmChoice(scenario: string, custom: CustomScenario[]): ArmChoice {
@@ -86,7 +88,8 @@ export function useArmChoice(scenario: string, custom: CustomScenario[]): ArmCho
   const titleA = mode === 'builtin' ? t('ab.arms.builtinA') : refTitle(refA, custom, lang);
   const titleB = mode === 'builtin' ? t('ab.arms.builtinB') : refTitle(refB, custom, lang);
   const titles = useMemo(() => ({ A: titleA, B: titleB }), [titleA, titleB]);
-  return { mode, setMode, own, setOwn, refs: [refA, refB], requests: [reqA, reqB], pairError, titles };
+  const pairTitle = mode === 'builtin' ? getScenario(parseScenarioRef(BUILTIN_ARMS[0]).id).title[lang] : t('ab.arms.own');
+  return { mode, setMode, own, setOwn, refs: [refA, refB], requests: [reqA, reqB], pairError, titles, pairTitle };
 }
 
 export interface AbArms {

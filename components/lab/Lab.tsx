@@ -156,7 +156,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
       )}
       {s.tab === 'step' && engineTab && <StepLab client={engineTab} analysed={data} model={s.model} scenario={s.scenario} custom={s.custom} vocab={engine.loaded?.vocab ?? null} generationConfig={engine.loaded?.generationConfig ?? null} />}
       {s.tab === 'ab' && engineTab && (
-        <AbLab client={engineTab} analysed={data} scenario={s.scenario} custom={s.custom} generationConfig={engine.loaded?.generationConfig ?? null} vocab={engine.loaded?.vocab ?? null} />
+        <AbLab client={engineTab} analysed={data} model={s.model} scenario={s.scenario} custom={s.custom} generationConfig={engine.loaded?.generationConfig ?? null} vocab={engine.loaded?.vocab ?? null} />
       )}
       {s.tab === 'data' && <DataLab imports={imports} />}
       {s.tab === 'kv' && engineTab && <KvLab client={engineTab} analysed={data} model={s.model} scenarioName={scenarioName} vocab={engine.loaded?.vocab ?? null} layers={data?.attention.length ?? 0} custom={s.custom} />}

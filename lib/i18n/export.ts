@@ -22,8 +22,6 @@ export const exportStrings = {
   'export.caption.kvGrowth': { en: 'K/V cache size at {tokens} tokens', zh: '{tokens} 个词元时的 K/V 缓存大小' },
   'export.caption.strip': { en: 'Attention of query {q} over the timeline · layer {layer} · {head} · {scale} scale', zh: '查询 {q} 在整个时间线上的注意力 · 第 {layer} 层 · {head} · {scale}刻度' },
   'export.caption.kvDiff': { en: 'K/V cache difference between two requests (tolerance {tol})', zh: '两个请求之间的 K/V 缓存差异（容差 {tol}）' },
-  'export.caption.abRows': { en: 'A/B attention rows from the shared prefix on · layer {layer} · {head}', zh: 'A/B 自共享前缀起的注意力行 · 第 {layer} 层 · {head}' },
-  'export.caption.abDiff': { en: 'Decision row B − A over the shared prefix, per layer · {head}', zh: '共享前缀上的决策行 B − A，逐层 · {head}' },
   'export.caption.patternSummary': { en: 'Six request patterns: total cost and cache ratio', zh: '六种请求模式：总成本与缓存命中率' },
   'export.caption.patternCalls': { en: 'Calls of “{mode}”: cached and recomputed tokens', zh: '“{mode}”的各次调用：缓存与重算的词元' },
   'export.caption.radixTree': { en: 'Prefix tree (radix) of the calls of “{mode}”', zh: '“{mode}”各次调用的前缀树（基数树）' },
