@@ -17,7 +17,7 @@ import { useT } from '../common/i18n';
 import { HeadSelect, LayerSelect, ScaleSelect } from '../common/ViewSelects';
 import { AbMaps, ZONE_COLORS } from './AbMaps';
 import { AB_MAP, useAbMaps, type AbArmView } from './useAbMaps';
-import { useContainerWidth } from './useContainerWidth';
+import { useBoxWidth } from '../common/useBoxWidth';
 
 export interface AbHeatmapsProps {
   a: AbArmView;
@@ -73,7 +73,7 @@ export const AbHeatmaps = memo(function AbHeatmaps({ a, b, axis, layer, head, on
   const [rows, setRows] = useState(defaultRows);
   const [keys, setKeys] = useState(axis.length);
   const [diffGamma, setDiffGamma] = useState(1);
-  const [ref, width] = useContainerWidth<HTMLDivElement>(1100);
+  const [ref, width] = useBoxWidth<HTMLDivElement>(1100);
   const maps = useAbMaps(a, b, axis, { layer, head, kind, rows, keys, diffGamma });
   const { n, m, scale, dScale, range } = maps;
   // "From the split": the keys after the shared prefix and as many before it as there are shared rows shown.

@@ -16,7 +16,7 @@ import { RegionBars } from './RegionBars';
 import type { AbRegions } from './useAbRegions';
 import type { Prepared } from './useAbArms';
 import type { Strings } from './useSeedRuns';
-import { useContainerWidth } from './useContainerWidth';
+import { useBoxWidth } from '../common/useBoxWidth';
 
 /** The model's own next-token probabilities at each decision position (plain softmax, top 5). */
 function useNextTokens(prepared: Prepared, strings: Strings | null): { A: string; B: string } {
@@ -69,7 +69,7 @@ export function DecisionBars({ prepared, rows, masses, strings, armTitles, layer
   const t = useT();
   const dec = prepared.alignment.decision;
   const nextTokens = useNextTokens(prepared, strings);
-  const [ref, width] = useContainerWidth<HTMLElement>(1100);
+  const [ref, width] = useBoxWidth<HTMLElement>(1100);
   // The bars take what the facts column leaves (it wraps below them in a narrow panel).
   const barsW = Math.max(420, Math.min(680, width - 360));
   return (

@@ -24,7 +24,7 @@ import { KvComparisonPicker, KvEditTokens, type PairAlignment } from './KvCompar
 import { KvDiffSection, shownDelta } from './KvDiffSection';
 import { KvFacts } from './KvFacts';
 import { renderPrompt } from '../../lib/engine/renderPrompt';
-import { useBoxWidth } from './useBoxWidth';
+import { useBoxWidth } from '../common/useBoxWidth';
 import { MIN_MARK_PX } from '../../lib/view/kvMarks';
 import { useKvComparison, type Compared, type Source } from './useKvComparison';
 

@@ -15,7 +15,7 @@ import { TokenView } from '../attention/TokenView';
 import { usePromptBatch, type RenderPrompt } from '../hooks/usePromptBatch';
 import { useLang, useT } from '../common/i18n';
 import { CallTable, type ModeResult } from './PatternCallTable';
-import { useBoxWidth } from './useBoxWidth';
+import { useBoxWidth } from '../common/useBoxWidth';
 
 const MAX_SEED = 0xffffffff;
 const parseSeed = (s: string): number | null => (/^\s*\d+\s*$/.test(s) && Number(s) <= MAX_SEED ? Number(s) : null);

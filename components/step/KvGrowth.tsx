@@ -8,7 +8,7 @@ import { growthChartGeometry } from '../../lib/view/stepCharts';
 import { MARK_COLORS } from '../../lib/view/palette';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
-import { useBoxWidth } from './useBoxWidth';
+import { useBoxWidth } from '../common/useBoxWidth';
 
 export interface KvGrowthProps {
   cursor: number;
@@ -29,7 +29,8 @@ const LINE = '#2c5aa0';
 const INK = { text: '#16181d', muted: '#5a616c', axis: '#a9b0ba', grid: '#d5d9df' } as const;
 
 export function KvGrowth(props: KvGrowthProps) {
-  const [boxRef, width] = useBoxWidth(380, 260);
+  const [boxRef, boxWidth] = useBoxWidth(380);
+  const width = Math.max(260, boxWidth - 2);
   return (
     <div ref={boxRef} style={{ minWidth: 0, overflow: 'hidden' }}>
       <KvGrowthBody {...props} width={Math.min(width, 560)} />

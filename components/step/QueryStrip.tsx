@@ -12,7 +12,7 @@ import { ColormapSelect, HeadSelect, HideSinkToggle, LayerSelect, ScaleSelect } 
 import { stripDomain } from '../../lib/view/stepStrip';
 import type { QueryView, StripSettings } from './useQueryView';
 import type { Timeline } from './useTimeline';
-import { useBoxWidth } from './useBoxWidth';
+import { useBoxWidth } from '../common/useBoxWidth';
 
 export function StripViewControls({ settings: v }: { settings: StripSettings }) {
   return (
@@ -37,7 +37,8 @@ export interface QueryStripProps {
 
 export function QueryStrip({ query, timeline, labels, cursor, total: N }: QueryStripProps) {
   const t = useT();
-  const [boxRef, width] = useBoxWidth(1200, 300);
+  const [boxRef, boxWidth] = useBoxWidth(1200);
+  const width = Math.max(300, boxWidth - 2);
   const { settings: v, weights, scale, topKeys } = query;
   const headLabel = v.head === 'mean' ? t('head.mean') : v.head === 'max' ? t('head.max') : t('head.one', { head: v.head });
   const caption = t('export.caption.strip', {

@@ -1,6 +1,7 @@
 'use client';
-// The content width of an element, followed with a ResizeObserver: the KV tab's figures size themselves to
-// their panel instead of a fixed pixel width (no horizontal overflow at 1280 px, usable at 1024 px).
+// The content width of an element (padding excluded), followed with a ResizeObserver: figures size themselves
+// from their panel instead of fixed pixel constants (no horizontal overflow at 1280 px, usable at 1024 px). The
+// box must not be widened by its own content (min-width 0), or the figure would feed its width back.
 import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 /** A ref to attach and its element's content width in CSS px (`fallback` until measured). */
