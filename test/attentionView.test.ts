@@ -73,3 +73,37 @@ test('colourDomainMax skips the early rows when there are later ones', async () 
   assert.ok(Math.abs(colourDomainMax(m, 3, 3, 1) - 0.6) < 1e-7);
   assert.equal(colourDomainMax(m, 3, 3, 5), 1); // fewer rows than fromRow: all rows
 });
+
+test('colourRanges: the tops with and without the sink column, value for value what hideSinkColumn gives', async () => {
+  const { colourDomainMax, colourRanges } = await import('../lib/analysis/attentionView');
+  // Row 2 = [.2, .3, .5]: hidden = .5 / .8 = .625; row 1 = [.6, .4, 0]: hidden = 1 (skipped below fromRow 2).
+  const m = Float32Array.from([1, 0, 0, 0.6, 0.4, 0, 0.2, 0.3, 0.5]);
+  const r = colourRanges(m, 3, 3, 2);
+  assert.ok(Math.abs(r.full - 0.5) < 1e-7);
+  assert.equal(r.hidden, Math.fround(Math.fround(0.5) / (Math.fround(0.3) + Math.fround(0.5))));
+  assert.ok(Math.abs(r.ratio - 0.5 / 0.625) < 1e-6);
+  // A sink-like matrix on random rows: exactly colourDomainMax of the renormalised matrix, at several fromRow.
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const T = 40;
+  const s = new Float32Array(T * T);
+  for (let q = 0; q < T; q++) {
+    let sum = 0;
+    const row = Array.from({ length: q + 1 }, (_, k) => (k === 0 ? 20 : rand()));
+    for (const v of row) sum += v;
+    row.forEach((v, k) => (s[q * T + k] = v / sum));
+  }
+  for (const from of [0, 1, 4, 39, 60]) {
+    const got = colourRanges(s, T, T, from);
+    assert.equal(got.full, colourDomainMax(s, T, T, from));
+    assert.equal(got.hidden, colourDomainMax(hideSinkColumn(s, T, T, 0), T, T, from), `fromRow ${from}`);
+    // Rows 1 and 2 see one or two keys besides the sink, so renormalised they reach 1: only later rows narrow.
+    if (from >= 4 && from < T) assert.ok(got.ratio > 1, `hiding a dominant key 0 narrows the range from row ${from}`);
+  }
+  // Another key hidden.
+  assert.equal(colourRanges(s, T, T, 4, 3).hidden, colourDomainMax(hideSinkColumn(s, T, T, 3), T, T, 4));
+  // Nothing outside the sink: hidden 0, ratio Infinity.
+  const only = Float32Array.from([1, 0, 1, 0]);
+  assert.deepEqual(colourRanges(only, 2, 2, 0), { full: 1, hidden: 0, ratio: Infinity });
+  assert.throws(() => colourRanges(m, 2, 3, 0));
+});

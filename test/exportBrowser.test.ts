@@ -224,8 +224,9 @@ test('SVG of heatmap + legend: well-formed, canvases as <image>, caption escaped
   assert.equal(s.root, 'svg http://www.w3.org/2000/svg');
   assert.equal(s.scripts, 0);
   assert.equal(s.caption, EVIL_CAPTION);
-  // Heatmap, its two segment bands and the legend ramp: four canvases, each an embedded PNG at its CSS size.
-  assert.equal(s.images.length, 4, JSON.stringify(s.images));
+  // Heatmap, its two segment bands, the pinned key-0 strip and the legend ramp: five canvases, each an
+  // embedded PNG at its CSS size.
+  assert.equal(s.images.length, 5, JSON.stringify(s.images));
   for (const i of s.images) assert.equal(i.href, 'data:image/png;base64,');
   assert.ok(s.images.some((i) => i.width === String(EXPORT_PX) && i.height === String(EXPORT_PX)), 'the heatmap at 240 × 240');
   // Page text came along: the axis labels and the legend ticks.

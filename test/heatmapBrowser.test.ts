@@ -2,16 +2,23 @@
 // pixels carry the colour scale + colour map give each cell, masked cells are MASK_RGB, wheel zoom keeps
 // the cell under the pointer and the tooltip follows the viewport maths, the keyboard zooms, pans and
 // resets, a bright key-0 column survives zooming out (max pooling), bands show segments, and the canvas
-// is drawn at devicePixelRatio resolution.
+// is drawn at devicePixelRatio resolution. As a figure: token labels on both axes where cells have room
+// (index ticks otherwise, labels after zooming in), a click selects and outlines the query row, pinned
+// columns stay as wide strips at any length and zoom, and the tooltip names each token's message and segment.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium, trackedPage } from './helpers/browser';
 import { serveHarness } from './helpers/harness';
 import { makeScale, MASK_RGB, sampleColormap } from '../lib/view/colormap';
 import { cellAt, fitAll, pointAt, visibleCells, zoomCentre, pan, type Viewport } from '../lib/view/viewport';
-import { cellValue, makeSpans, type MatrixKind } from './browser/heatmapMatrices';
-import { SEGMENT_COLORS } from '../lib/view/palette';
+import { cellValue, makeSpans, sinkAttention, wordLabels, type MatrixKind } from './browser/heatmapMatrices';
+import { MARK_COLORS, paletteCss, SEGMENT_COLORS } from '../lib/view/palette';
+import { formatWeight, truncateLabel } from '../lib/view/heatmapAxis';
+import { formatSig2 } from '../lib/view/scale';
+import { colourRanges, hideSinkColumn, reduceHeads } from '../lib/analysis/attentionView';
+import { DEFAULT_MIN_QUERY } from '../lib/analysis/sink';
 
 const scale = makeScale({ kind: 'linear', min: 0, max: 1 });
 let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -66,14 +73,14 @@ async function tooltipCell(page: Page, expect?: { q: number; k: number }): Promi
   if (expect) {
     await page
       .waitForFunction(
-        ([q, k]) => new RegExp(`query\\s+${q}\\b[^\\n]*\\n\\S+\\s+${k}\\b`).test(document.querySelector('[data-role="heatmap-tooltip"]')?.textContent ?? ''),
+        ([q, k]) => new RegExp(`query\\s+${q}\\b[^\\n]*\\n(?:\\s+[^\\n]*\\n)?\\S+\\s+${k}\\b`).test(document.querySelector('[data-role="heatmap-tooltip"]')?.textContent ?? ''),
         [expect.q, expect.k],
         { timeout: 5_000 },
       )
       .catch(() => undefined);
   }
   const text = (await page.textContent('[data-role="heatmap-tooltip"]')) ?? '';
-  const m = /query\s+(\d+)[^\n]*\nkey\s+(\d+)/.exec(text);
+  const m = /query\s+(\d+)[^\n]*\n(?:\s+[^\n]*\n)?key\s+(\d+)/.exec(text);
   assert.ok(m, `tooltip text: ${JSON.stringify(text)}`);
   const got = { q: Number(m[1]), k: Number(m[2]), text };
   if (expect) assert.deepEqual([got.q, got.k], [expect.q, expect.k], `tooltip: ${JSON.stringify(text)}`);
@@ -275,6 +282,310 @@ test('devicePixelRatio 2: the backing store has twice the CSS pixels and cells k
   assert.equal(await page.evaluate(() => devicePixelRatio), 2);
   assert.equal(await page.$eval('canvas[data-role="heatmap"]', (c) => (c as HTMLCanvasElement).width), 2 * px);
   for (const [q, k] of [[40, 9], [63, 62], [7, 0], [3, 20]] as const) assert.deepEqual(await pixel(page, k * 8 + 4, q * 8 + 4), colourOf('ramp', q, k), `cell (${q}, ${k})`);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+// ---- the heatmap as a figure: axis labels, selection, pinned strips, the tooltip's places -------------
+
+const windowState = (page: Page) => page.evaluate(() => window.__heatmap);
+const count = (page: Page, selector: string) => page.locator(selector).count();
+
+/** Counts pixels within ±tol per channel of `hex` in a PNG, decoded by the page itself. */
+async function countColour(page: Page, png: Buffer, hex: string, tol = 24): Promise<number> {
+  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return page.evaluate(
+    async ({ b64, rgb, tol }) => {
+      const img = new Image();
+      img.src = 'data:image/png;base64,' + b64;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.width;
+      c.height = img.height;
+      const ctx = c.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - rgb[0]!) <= tol && Math.abs(d[i + 1]! - rgb[1]!) <= tol && Math.abs(d[i + 2]! - rgb[2]!) <= tol) n++;
+      return n;
+    },
+    { b64: png.toString('base64'), rgb, tol },
+  );
+}
+
+test('axis labels: every token of a 17-token matrix on both axes, at its row and column; cut to the gutter', async () => {
+  const T = 17;
+  const px = 560;
+  const words = wordLabels(T);
+  const { page, errors, box } = await open(`kind=ramp&T=${T}&px=${px}&spans=1&labels=words`);
+  assert.equal(await page.getAttribute('[data-role="heatmap-axis-queries"]', 'data-mode'), 'labels');
+  const queries = await page.$$eval('[data-role="heatmap-axis-queries"] [data-query-label]', (els) => els.map((e) => ({ i: Number(e.getAttribute('data-query-label')), text: e.textContent ?? '', box: e.getBoundingClientRect().toJSON() as DOMRect })));
+  const keys = await page.$$eval('[data-role="heatmap-axis-keys"] [data-key-label]', (els) => els.map((e) => ({ i: Number(e.getAttribute('data-key-label')), text: e.textContent ?? '', box: e.getBoundingClientRect().toJSON() as DOMRect })));
+  assert.deepEqual(queries.map((q) => q.i), Array.from({ length: T }, (_, i) => i));
+  assert.deepEqual(keys.map((k) => k.i), Array.from({ length: T }, (_, i) => i));
+  const cell = px / T;
+  for (const q of queries) {
+    assert.ok(words[q.i]!.startsWith(q.text.replace(/…$/, '')) && q.text.length > 0, `query label ${q.i}: ${q.text}`);
+    // Centred on its row, left of the matrix.
+    assert.ok(Math.abs(q.box.y + q.box.height / 2 - (box.y + (q.i + 0.5) * cell)) < 3, `query label ${q.i} at y ${q.box.y}`);
+    assert.ok(q.box.x + q.box.width <= box.x, `query label ${q.i} left of the matrix`);
+  }
+  for (const k of keys) {
+    assert.ok(words[k.i]!.startsWith(k.text.replace(/…$/, '')) && k.text.length > 0, `key label ${k.i}: ${k.text}`);
+    // Rotated over its column: centred on it, taller than wide once it has a few characters, above the matrix.
+    assert.ok(Math.abs(k.box.x + k.box.width / 2 - (box.x + (k.i + 0.5) * cell)) < 3, `key label ${k.i} at x ${k.box.x}`);
+    if (k.text.length >= 3) assert.ok(k.box.height > k.box.width, `key label ${k.i} is rotated: ${k.box.width}×${k.box.height}`);
+    assert.ok(k.box.y + k.box.height <= box.y, `key label ${k.i} above the matrix`);
+  }
+  // Long tokens are cut with an ellipsis (lib/view/heatmapAxis truncateLabel), short ones shown whole.
+  const im = queries.find((q) => words[q.i] === '<|im_start|>')!;
+  assert.match(im.text, /^<\|im_st?a?r?t?…$/);
+  assert.equal(queries[3]!.text, 'You');
+  assert.equal(keys[16]!.text, truncateLabel('␣Vancouver', [...keys[16]!.text].length));
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('axis labels: 478 tokens at full view show index ticks, never blank; zooming in brings labels for the visible cells only', async () => {
+  const T = 478;
+  const px = 560;
+  const { page, errors } = await open(`kind=sink&T=${T}&px=${px}&spans=1&labels=words`);
+  for (const axis of ['queries', 'keys']) {
+    assert.equal(await page.getAttribute(`[data-role="heatmap-axis-${axis}"]`, 'data-mode'), 'ticks');
+    const ticks = await page.$$eval(`[data-role="heatmap-axis-${axis}"] [data-tick]`, (els) => els.map((e) => Number(e.getAttribute('data-tick'))));
+    assert.ok(ticks.length >= 4 && ticks.length <= px / 40, `${axis}: ${ticks.length} ticks ${ticks}`);
+    assert.equal(ticks[0], 0);
+    assert.ok(ticks.every((v, i) => i === 0 || v - ticks[i - 1]! === ticks[1]! - ticks[0]!), `even steps ${ticks}`);
+  }
+  assert.equal(await count(page, '[data-query-label]'), 0);
+  assert.equal(await count(page, '[data-key-label]'), 0);
+  // Zoom in at the centre until cells are a label tall (12 px): 478 / 1.5^6 = 42 cells on 560 px.
+  await page.focus('[data-role="heatmap-region"]');
+  for (let i = 0; i < 6; i++) {
+    const n = await painted(page);
+    await page.keyboard.press('+');
+    await waitRepaint(page, n);
+  }
+  const vp = await viewOf(page);
+  assert.ok(px / vp.span >= 12, `cells ${px / vp.span} px`);
+  assert.equal(await page.getAttribute('[data-role="heatmap-axis-queries"]', 'data-mode'), 'labels');
+  const w = visibleCells(vp, T);
+  const rows = await page.$$eval('[data-query-label]', (els) => els.map((e) => Number(e.getAttribute('data-query-label'))));
+  const cols = await page.$$eval('[data-key-label]', (els) => els.map((e) => Number(e.getAttribute('data-key-label'))));
+  for (const list of [rows, cols]) {
+    assert.ok(list.length >= vp.span - 1 && list.length <= px / 12 + 1, `${list.length} labels for a ${vp.span}-cell window`);
+  }
+  assert.ok(rows.every((q) => q >= w.q0 && q <= w.q1) && cols.every((k) => k >= w.k0 && k <= w.k1), 'only visible rows and columns are labelled');
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('a click selects the query row: outlined in MARK_COLORS.select on the row, its pinned strip and its axis label; a drag does not select', async () => {
+  const T = 17;
+  const px = 340; // 20 px cells
+  const { page, errors, box } = await open(`kind=ramp&T=${T}&px=${px}&spans=1&labels=words`);
+  assert.equal(await count(page, '[data-role="heatmap-row-outline"]'), 0);
+  await page.mouse.click(box.x + 3.5 * 20, box.y + 9.5 * 20);
+  await page.waitForFunction(() => window.__heatmap.selected === 9);
+  const outline = (await page.locator('[data-role="heatmap-row-outline"][data-row="9"]').boundingBox())!;
+  // 3 px outside the row on every side: rows 9 (y 180–200), keys 0–9 (x 0–200).
+  assert.ok(Math.abs(outline.y + 3 - (box.y + 180)) < 0.6 && Math.abs(outline.height - 6 - 20) < 0.6, `outline y ${outline.y} h ${outline.height}`);
+  assert.ok(Math.abs(outline.x + 3 - box.x) < 0.6 && Math.abs(outline.width - 6 - 200) < 0.6, `outline x ${outline.x} w ${outline.width}`);
+  // Painted: the selection colour shows in a screenshot of the page around the row, on every colour map.
+  const png = await page.screenshot({ clip: { x: outline.x - 2, y: outline.y - 2, width: outline.width + 4, height: outline.height + 4 } });
+  const hits = await countColour(page, png, MARK_COLORS.select);
+  assert.ok(hits > 2 * 2 * outline.width, `${hits} selection-coloured pixels`);
+  // The pinned strip's part of the row, and the label in the selection colour.
+  assert.equal(await count(page, '[data-role="heatmap-row-outline-pinned"][data-row="9"]'), 1);
+  assert.equal(await page.getAttribute('[data-query-label="9"]', 'fill'), MARK_COLORS.select);
+  // Keyboard and drag still work: a drag pans (once zoomed) and does not change the selection.
+  await page.focus('[data-role="heatmap-region"]');
+  await page.keyboard.press('+');
+  await page.mouse.move(box.x + 200, box.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 150, box.y + 100, { steps: 5 });
+  await page.mouse.up();
+  assert.equal((await windowState(page)).selected, 9);
+  // Clicking a pinned strip selects the row under the pointer too.
+  await page.keyboard.press('0');
+  const strip = (await page.locator('canvas[data-role="heatmap-pinned"]').boundingBox())!;
+  await page.mouse.click(strip.x + strip.width / 2, strip.y + 12.5 * 20);
+  await page.waitForFunction(() => window.__heatmap.selected === 12);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('the selection outline shows on every colour map: magenta stays distinct from magma', async () => {
+  // Rows of a magma-coloured matrix around the outline: the selection colour is not one of magma's colours.
+  const { colormap } = await import('../lib/view/colormap');
+  const sel = [1, 3, 5].map((i) => parseInt(MARK_COLORS.select.slice(i, i + 2), 16));
+  for (const name of ['viridis', 'magma', 'cividis'] as const) {
+    const lut = colormap(name).lut;
+    let nearest = Infinity;
+    for (let i = 0; i < lut.length; i += 3) nearest = Math.min(nearest, Math.max(Math.abs(lut[i]! - sel[0]!), Math.abs(lut[i + 1]! - sel[1]!), Math.abs(lut[i + 2]! - sel[2]!)));
+    assert.ok(nearest > 24, `${name} comes within ${nearest} of the selection colour`);
+  }
+});
+
+test('pinned strips: key 0 at 478 tokens is a wide strip (pixels), kept after zooming into a corner away from key 0; P pins, × unpins', async () => {
+  const T = 478;
+  const px = 560;
+  const { page, errors, box } = await open(`kind=sink&T=${T}&px=${px}&spans=1&labels=words`);
+  const sel = 'canvas[data-role="heatmap-pinned"]';
+  assert.equal(await page.getAttribute(sel, 'data-columns'), '0');
+  /** Runs of painted (opaque) pixels along the strips canvas's middle row, in CSS px: one per strip. */
+  const runs = () =>
+    page.$eval(sel, (c) => {
+      const cv = c as HTMLCanvasElement;
+      const d = cv.getContext('2d')!.getImageData(0, Math.floor(cv.height / 2), cv.width, 1).data;
+      const scale = cv.width / cv.getBoundingClientRect().width;
+      const out: { x: number; width: number; rgb: number[] }[] = [];
+      for (let x = 0; x < cv.width; x++) {
+        if (d[x * 4 + 3] === 0) continue;
+        const last = out.at(-1);
+        if (last && last.x + last.width === x) last.width++;
+        else out.push({ x, width: 1, rgb: Array.from(d.slice(x * 4, x * 4 + 3)) });
+      }
+      return out.map((r) => ({ x: r.x / scale, width: r.width / scale, rgb: r.rgb }));
+    });
+  let strips = await runs();
+  assert.equal(strips.length, 1);
+  assert.ok(strips[0]!.width >= 10, `key-0 strip ${strips[0]!.width} CSS px`);
+  assert.deepEqual(strips[0]!.rgb, colourOf('sink', 300, 0), 'the strip shows key 0 in the matrix colours');
+  const stripBox = (await page.locator(sel).boundingBox())!;
+  assert.ok(Math.abs(stripBox.y - box.y) < 0.5 && Math.abs(stripBox.height - box.height) < 0.5, 'same rows as the matrix');
+  assert.ok(stripBox.x + stripBox.width < box.x, 'beside the matrix');
+  assert.equal(await count(page, '[data-role="heatmap-axis-break"]'), 1);
+  assert.match((await page.textContent('[data-role="heatmap-pinned-label"][data-key="0"]')) ?? '', /^0 /);
+  // Zoom into the bottom-right corner (rows and keys 436–477, labelled): key 0 leaves the matrix, not the strips.
+  await page.focus('[data-role="heatmap-region"]');
+  for (let i = 0; i < 6; i++) await page.keyboard.press('+');
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowRight');
+  }
+  const vp = await viewOf(page);
+  assert.ok(vp.k0 > 300 && vp.q0 > 300, JSON.stringify(vp));
+  strips = await runs();
+  assert.equal(strips.length, 1);
+  assert.ok(strips[0]!.width >= 4, `strip ${strips[0]!.width} CSS px after zoom`);
+  // Its middle pixel is key 0 of the row drawn in the middle of the matrix.
+  const midRow = Math.floor(vp.q0 + vp.span / 2);
+  assert.deepEqual(strips[0]!.rgb, colourOf('sink', midRow, 0));
+  // P over a matrix column pins it (a second strip), the list's × unpins it.
+  const k = Math.floor(vp.k0 + vp.span / 4);
+  await page.mouse.move(box.x + ((k + 0.5 - vp.k0) / vp.span) * px, box.y + px * 0.9);
+  await tooltipCell(page, { q: Math.floor(vp.q0 + 0.9 * vp.span), k });
+  await page.keyboard.press('p');
+  await page.waitForFunction((k) => window.__heatmap.pinned.join() === `0,${k}`, k);
+  assert.equal(await page.getAttribute(sel, 'data-columns'), `0 ${k}`);
+  strips = await runs();
+  assert.equal(strips.length, 2);
+  assert.ok(strips.every((s) => s.width >= 4), JSON.stringify(strips));
+  await page.click(`[data-pinned-key="${k}"] button`);
+  await page.waitForFunction(() => window.__heatmap.pinned.join() === '0');
+  // Unpinning key 0 too leaves no strip and no break; clicking a key label pins it again.
+  await page.click('[data-pinned-key="0"] button');
+  await page.waitForFunction(() => window.__heatmap.pinned.length === 0);
+  assert.equal(await count(page, sel), 0);
+  assert.equal(await count(page, '[data-role="heatmap-axis-break"]'), 0);
+  await page.locator(`[data-key-label="${k}"]`).click();
+  await page.waitForFunction((k) => window.__heatmap.pinned.join() === String(k), k);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('four pinned columns share the budget, each at least 4 CSS px; a fifth is refused with a note', async () => {
+  const { page, errors, box } = await open(`kind=sink&T=478&px=460&pinned=0,5,100,300`);
+  assert.equal(await page.getAttribute('canvas[data-role="heatmap-pinned"]', 'data-columns'), '0 5 100 300');
+  const w = Number(await page.getAttribute('canvas[data-role="heatmap-pinned"]', 'data-strip-width'));
+  assert.ok(w >= 10, `strip width ${w}`);
+  // A fifth: P over key 200.
+  await page.focus('[data-role="heatmap-region"]');
+  await page.mouse.move(box.x + (200.5 / 478) * 460, box.y + 440);
+  await tooltipCell(page, { q: Math.floor((440 / 460) * 478), k: 200 });
+  await page.keyboard.press('P');
+  await page.waitForSelector('[data-role="heatmap-pinned-list"] >> text=at most 4 pinned columns');
+  assert.deepEqual((await windowState(page)).pinned, [0, 5, 100, 300]);
+  await page.close();
+  assert.deepEqual(errors, []);
+});
+
+test('the tooltip names each token\'s message and segment: tools block, messages, the generation prompt; in Chinese too', async () => {
+  const T = 40; // tools 0–9, user 10–19, tool call 20–36, generation prompt 37–39
+  const px = 400;
+  const { page, errors, box } = await open(`kind=ramp&T=${T}&px=${px}&spans=agent`);
+  const at = async (q: number, k: number) => {
+    await page.mouse.move(box.x + (k + 0.5) * 10, box.y + (q + 0.5) * 10);
+    return (await tooltipCell(page, { q, k })).text;
+  };
+  const a = await at(38, 5);
+  assert.match(a, /^query 38 t38\n\s+generation prompt · template\nkey\s+5 t5\n\s+tools block · tools\n/);
+  assert.match(a, /weight 0\.\d+$/);
+  const b = await at(25, 12);
+  assert.match(b, /^query 25 t25\n\s+message 1 \(assistant\) · tool_call\nkey\s+12 t12\n\s+message 0 \(user\) · user\nweight/);
+  // The key band names the generation prompt as such too.
+  const band = (await page.locator('canvas[data-role="heatmap-band-keys"]').boundingBox())!;
+  await page.mouse.move(band.x + 38.5 * 10, band.y + 5);
+  await page.waitForSelector('[data-role="heatmap-band-tooltip"]');
+  assert.match((await page.textContent('[data-role="heatmap-band-tooltip"]')) ?? '', /^generation prompt, tokens 37–39\nsegment: template, tokens 37–39$/);
+  await page.close();
+  assert.deepEqual(errors, []);
+  const zh = await open(`kind=ramp&T=${T}&px=${px}&spans=agent&lang=zh`);
+  await zh.page.mouse.move(zh.box.x + 12.5 * 10, zh.box.y + 25.5 * 10);
+  await zh.page.waitForSelector('[data-role="heatmap-tooltip"]');
+  const text = (await zh.page.textContent('[data-role="heatmap-tooltip"]')) ?? '';
+  assert.match(text, /查询 25 t25\n\s+消息 1（助手）· 工具调用\n键\s+12 t12\n\s+消息 0（用户）· 用户\n权重 0\.\d+/);
+  assert.doesNotMatch(text, /message|segment|weight/);
+  await zh.page.close();
+  assert.deepEqual(zh.errors, []);
+});
+
+test('the heatmap panel: fits px + 190 wide with the controls on the export buttons\' row; hiding key 0 says how much the range narrowed; tokens tinted by the selected row', async () => {
+  const T = 100;
+  const px = 460;
+  const q = 60;
+  const { page, errors } = await trackedPage(browser.context);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${server.url}/index.html?mode=section&T=${T}&px=${px}&selected=${q}`);
+  // The app's stylesheet, so that controls and panels have their real sizes.
+  await page.addStyleTag({ content: readFileSync('app/globals.css', 'utf8') + paletteCss() });
+  await page.waitForSelector('canvas[data-role="heatmap"][data-painted]', { timeout: 20_000 });
+  const section = (await page.locator('[data-role="heatmap-section"]').boundingBox())!;
+  const canvas = (await page.locator('canvas[data-role="heatmap"]').boundingBox())!;
+  assert.ok(section.width <= px + 190, `panel ${section.width} CSS px wide for a ${px} px matrix`);
+  assert.ok(canvas.y - section.y <= 160, `matrix starts ${canvas.y - section.y} px below the panel's top`);
+  // The export buttons still take clicks where the controls' first line leaves them room.
+  const png = (await page.locator('[data-role="heatmap-section"] [data-export="png"]').boundingBox())!;
+  assert.equal(await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.getAttribute('data-export'), [png.x + png.width / 2, png.y + png.height / 2]), 'png');
+  assert.ok((await page.locator('[data-role="attention-controls"]').boundingBox())!.y < png.y + png.height, 'controls on the buttons\' row');
+
+  // The same numbers in Node: layer 0 of the made-up run, head mean.
+  const mean = reduceHeads({ data: sinkAttention(T, 4, 0.85), dims: [4, T, T] }, 'mean').data;
+  const r = colourRanges(mean, T, T, DEFAULT_MIN_QUERY, 0);
+  assert.equal(await count(page, '[data-role="hide-sink-range"]'), 0);
+  // Tint from the full matrix: keys 0…q carry row q's weights, later keys are faded.
+  const chip = (k: number) => page.locator(`[data-role="token-view"] [data-token-index="${k}"]`);
+  assert.equal(await chip(0).getAttribute('data-weight'), String(mean[q * T]));
+  assert.equal(await chip(q).getAttribute('data-weight'), String(mean[q * T + q]));
+  assert.equal(await chip(q + 1).getAttribute('data-weight'), null);
+  assert.equal(await chip(q + 1).evaluate((e) => getComputedStyle(e).opacity), '0.35');
+  assert.equal(await page.locator('[data-role="token-view"] [data-weight]').count(), q + 1);
+  const rowMax = Math.max(...mean.subarray(q * T, q * T + q + 1));
+  assert.ok((await page.textContent('[data-role="token-tint-legend"]'))?.startsWith(`tint: attention from query ${q}, 0 → ${formatWeight(rowMax)}`));
+  assert.match((await page.textContent('#selection')) ?? '', new RegExp(`^query ${q} `));
+
+  await page.click('[data-control="hide-sink"]');
+  await page.waitForSelector('[data-role="hide-sink-range"]');
+  assert.ok(r.ratio > 2, `hiding the sink narrows the range ${r.ratio}×`);
+  assert.equal(
+    await page.textContent('[data-role="hide-sink-range"]'),
+    `colour range 0–${formatWeight(r.full)} → 0–${formatWeight(r.hidden)} with key 0 hidden (${formatSig2(r.ratio)}× narrower)`,
+  );
+  // The tint follows the matrix the heatmap shows: renormalised without key 0.
+  const hidden = hideSinkColumn(mean, T, T, 0);
+  await page.waitForFunction(([k, w]) => document.querySelector(`[data-role="token-view"] [data-token-index="${k}"]`)?.getAttribute('data-weight') === w, [5, String(hidden[q * T + 5])] as const);
+  assert.equal(await chip(0).getAttribute('data-weight'), '0');
   await page.close();
   assert.deepEqual(errors, []);
 });

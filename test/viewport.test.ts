@@ -215,3 +215,50 @@ test('cellAt, visibleCells, zoomFactor', () => {
     assert.equal(img[y * 37 + x], c.q * T + c.k);
   }
 });
+
+test('rasterizeColumn is column k of the window rasterize draws, at any zoom (nearest and pooled)', async () => {
+  const { rasterizeColumn } = await import('../lib/view/viewport');
+  const r = rng(9);
+  for (const T of [5, 40, 300]) {
+    const m = randomMatrix(T, r);
+    for (const outPx of [16, 64, 128]) {
+      for (const vp of [fitAll(T), zoomCentre(fitAll(T), T, 3), pan(zoomCentre(fitAll(T), T, 2.5), T, 0.37 * T, 0.2 * T)]) {
+        const col = rasterizeColumn(m, T, 0, vp.q0, vp.span, outPx);
+        // The full-width window at k0 = 0 puts key 0 alone in pixel column 0 when cells are at least a pixel;
+        // compare with the brute-force reference restricted to one column: a window one column wide.
+        for (let p = 0; p < outPx; p++) {
+          let want = NaN;
+          if (vp.span <= outPx) {
+            const q = Math.min(T - 1, Math.floor(vp.q0 + ((p + 0.5) / outPx) * vp.span));
+            want = m[q * T]!;
+          } else {
+            for (let q = 0; q < T; q++) {
+              if (!(q + 0.5 >= vp.q0 && q + 0.5 < vp.q0 + vp.span)) continue;
+              if (Math.min(Math.floor((q + 0.5 - vp.q0) * (outPx / vp.span)), outPx - 1) !== p) continue;
+              if (Number.isNaN(want) || m[q * T]! > want) want = m[q * T]!;
+            }
+          }
+          if (Number.isNaN(want)) assert.ok(Number.isNaN(col[p]!), `T ${T} px ${outPx} pixel ${p}`);
+          else assert.equal(col[p], want, `T ${T} px ${outPx} ${JSON.stringify(vp)} pixel ${p}`);
+        }
+        // Where rasterize draws key 0 in its own pixel column (full view, cells ≥ 1 px), the values agree.
+        if (vp.k0 === 0 && vp.span <= outPx) {
+          const img = rasterize(m, T, vp, outPx);
+          for (let p = 0; p < outPx; p++) assert.equal(col[p], img[p * outPx], `pixel ${p}`);
+        }
+      }
+    }
+  }
+  // Causal: rows above key k are masked; a pooled pixel keeps the unmasked rows' max.
+  const T = 6;
+  const m = Float32Array.from({ length: T * T }, (_, i) => i / 100);
+  const c3 = rasterizeColumn(m, T, 3, 0, T, T);
+  assert.deepEqual(Array.from(c3.slice(0, 3), Number.isNaN), [true, true, true]);
+  assert.deepEqual(Array.from(c3.slice(3)), [3 * T + 3, 4 * T + 3, 5 * T + 3].map((i) => Math.fround(i / 100)));
+  const pooled = rasterizeColumn(m, T, 3, 0, T, 2); // rows 0–2 | 3–5
+  assert.ok(Number.isNaN(pooled[0]!));
+  assert.equal(pooled[1], Math.fround((5 * T + 3) / 100));
+  assert.deepEqual(Array.from(rasterizeColumn(m, T, 3, 0, T, T, undefined, false).slice(0, 1)), [Math.fround(3 / 100)]);
+  // A key outside the matrix: all NaN.
+  assert.ok(Array.from(rasterizeColumn(m, T, 9, 0, T, 4)).every(Number.isNaN));
+});

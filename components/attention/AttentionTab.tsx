@@ -34,7 +34,7 @@ export interface AttentionTabProps {
 }
 
 /** What HeatmapSection draws around the square (controls, labels, legend; beside: labels, bands, pinned strips). */
-const FIGURE = { chromeV: 150, chromeH: 190, min: 360, max: 900 };
+const FIGURE = { chromeV: 172, chromeH: 190, min: 360, max: 900 };
 /** The side column's smallest width beside the figure. */
 const ASIDE = 420;
 

@@ -13,7 +13,7 @@ export const BAND = 10;
 const TICK = '#222';
 
 /** Index of the span holding token i (spans tile the tokens in order), or -1. */
-function spanIndexAt(spans: Span[], i: number): number {
+export function spanIndexAt(spans: readonly Span[], i: number): number {
   let lo = 0;
   let hi = spans.length - 1;
   while (lo <= hi) {
@@ -62,8 +62,11 @@ function drawBand(c: HTMLCanvasElement, spans: Span[], starts: number[], a0: num
   }
 }
 
-/** "message 1 (user), tokens 16–40\nsegment: user, tokens 16–30" for token `tok`, or null outside the spans. */
-export function bandText(t: T, spans: Span[], tok: number): string | null {
+/**
+ * "message 1 (user), tokens 16–40\nsegment: user, tokens 16–30" for token `tok`, or null outside the spans;
+ * the tools block and (given the prompt's messageCount) the generation prompt are named as such.
+ */
+export function bandText(t: T, spans: Span[], tok: number, messageCount?: number): string | null {
   const i = spanIndexAt(spans, tok);
   if (i < 0) return null;
   const s = spans[i]!;
@@ -73,9 +76,12 @@ export function bandText(t: T, spans: Span[], tok: number): string | null {
   while (b < spans.length - 1 && spans[b + 1]!.message === s.message) b++;
   const ma = spans[a]!.start;
   const mb = spans[b]!.end - 1;
-  const head = s.message === TOOLS_MESSAGE
-    ? t('heatmap.bandTools', { a: ma, b: mb })
-    : t('heatmap.bandMessage', { n: s.message, role: t(`role.${s.role}`), a: ma, b: mb });
+  const head =
+    s.message === TOOLS_MESSAGE
+      ? t('heatmap.bandTools', { a: ma, b: mb })
+      : messageCount !== undefined && s.message >= messageCount
+        ? t('heatmap.bandGeneration', { a: ma, b: mb })
+        : t('heatmap.bandMessage', { n: s.message, role: t(`role.${s.role}`), a: ma, b: mb });
   return `${head}\n${t('heatmap.bandSegment', { segment: t(`segment.${s.segment}`), a: s.start, b: s.end - 1 })}`;
 }
 

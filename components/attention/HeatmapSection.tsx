@@ -1,15 +1,19 @@
 'use client';
-// The heatmap with its controls, exportable picture and legend, beside the attention-sink panel.
+// The heatmap panel: the view controls, the exportable figure (labelled heatmap with pinned strips and its
+// legend, with how much hiding key 0 narrowed the colour range) and the notes on the range. The tab places
+// the sink panel and the tokens beside it.
+import type { ColourRanges } from '../../lib/analysis/attentionView';
 import { DEFAULT_MIN_QUERY } from '../../lib/analysis/sink';
 import { heatmapViewJson } from '../../lib/io/export/heatmapView';
 import type { Analysed } from '../../lib/state/analysed';
 import type { ViewSettings } from '../../lib/state/store';
+import { formatWeight } from '../../lib/view/heatmapAxis';
+import { formatSig2 } from '../../lib/view/scale';
 import { Legend } from '../charts/Legend';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
 import { AttentionControls } from './AttentionControls';
 import { Heatmap } from './Heatmap';
-import { SinkPanel } from './SinkPanel';
 import { headLabel, type AttentionView } from './useAttentionView';
 
 export interface HeatmapSectionProps {
@@ -20,50 +24,96 @@ export interface HeatmapSectionProps {
   onView: (patch: Partial<ViewSettings>) => void;
   model: string;
   scenario: string;
+  selected: number | null;
+  onSelect: (q: number | null) => void;
+  /** CSS px of the matrix square (the tab fits it above the fold). */
+  px: number;
 }
 
-export function HeatmapSection({ data, shown, matrix, view, onView, model, scenario }: HeatmapSectionProps) {
+/** Width of the colour legend's ramp (CSS px). */
+const LEGEND_PX = 240;
+/** The export frame as a grid whose first row (the PNG / SVG / JSON buttons) takes no height. */
+const FRAME_STYLE = { display: 'grid', gridTemplateRows: '0px auto' } as const;
+/** The body overlaps the buttons' row: it lets clicks through, its parts take them again (pointer-events auto). */
+const BODY_STYLE = { pointerEvents: 'none' } as const;
+/** Room kept at the controls row's right end for the export buttons (CSS px). */
+const EXPORT_BUTTONS_PX = 116;
+
+/** "colour range 0–0.447 → 0–0.062 with key 0 hidden (7.2× narrower)", or null when nothing is left to show. */
+function HideSinkRange({ ranges }: { ranges: ColourRanges }) {
   const t = useT();
-  const { layer, head, scale } = shown;
+  const { full, hidden, ratio } = ranges;
+  if (!(hidden > 0) || !(full > 0)) return null;
+  const narrower = ratio >= 1;
   return (
-    <section aria-label={t('section.attention')} style={{ display: 'grid', gap: 8 }}>
-      <h2 style={{ fontSize: 16, margin: '4px 0' }}>{t('section.attention')}</h2>
-      <AttentionControls view={view} layers={shown.layers} heads={shown.heads} onChange={onView} />
-      {/* Heatmap on the left, the sink panel beside it on wide screens (below it on narrow ones). */}
-      <div style={{ display: 'flex', gap: 28, flexWrap: 'wrap', alignItems: 'flex-start' }}>
-        <div style={{ display: 'grid', gap: 8, flex: '0 0 auto' }}>
-          <ExportFrame
-            name={`attention-${scenario}-L${layer}-${head}`}
-            title={`${model} · ${scenario} · ${t('export.heatmapCaption', { layer, head: headLabel(t, head), scale: view.scale })}`}
-            json={() =>
-              heatmapViewJson({
-                model,
-                scenario,
-                layer,
-                head,
-                scale: view.scale,
-                gamma: view.gamma,
-                colormap: view.colormap,
-                hideSink: view.hideSink,
-                tokens: data.labels,
-                spans: data.prompt.spans,
-                matrix,
-                size: data.tokens,
-                range: { min: scale.min, max: scale.max },
-              })
+    <div data-role="hide-sink-range" data-full={full} data-hidden={hidden} style={{ fontSize: 'var(--fs-xs)', color: 'var(--c-text)', lineHeight: 1.35 }}>
+      {t(narrower ? 'heatmap.hideSinkRange' : 'heatmap.hideSinkRangeWider', { full: formatWeight(full), hidden: formatWeight(hidden), ratio: formatSig2(narrower ? ratio : 1 / ratio) })}
+    </div>
+  );
+}
+
+export function HeatmapSection({ data, shown, matrix, view, onView, model, scenario, selected, onSelect, px }: HeatmapSectionProps) {
+  const t = useT();
+  const { layer, head, scale, ranges } = shown;
+  return (
+    <section className="panel" data-role="heatmap-section" aria-label={t('section.attention')} style={{ display: 'grid', gap: 'var(--sp-1)', width: 'fit-content', maxWidth: '100%' }}>
+      <ExportFrame
+        style={FRAME_STYLE}
+        bodyStyle={BODY_STYLE}
+        name={`attention-${scenario}-L${layer}-${head}`}
+        title={`${model} · ${scenario} · ${t('export.heatmapCaption', { layer, head: headLabel(t, head), scale: view.scale })}`}
+        json={() =>
+          heatmapViewJson({
+            model,
+            scenario,
+            layer,
+            head,
+            scale: view.scale,
+            gamma: view.gamma,
+            colormap: view.colormap,
+            hideSink: view.hideSink,
+            tokens: data.labels,
+            spans: data.prompt.spans,
+            matrix,
+            size: data.tokens,
+            range: { min: scale.min, max: scale.max },
+          })
+        }
+      >
+        {/*
+          The controls share the export buttons' row: the frame's first grid row is 0 px tall, so its toolbar
+          overlaps the first line's right end, kept free for it (the body lets clicks through; its parts take
+          them back). They take the figure's width and wrap inside it; the export skips them.
+        */}
+        <div data-export-skip="" style={{ width: 0, minWidth: '100%', marginBottom: 'var(--sp-1)', pointerEvents: 'none' }}>
+          <AttentionControls view={view} layers={shown.layers} heads={shown.heads} onChange={onView} reserveRight={EXPORT_BUTTONS_PX} />
+        </div>
+        <div style={{ pointerEvents: 'auto' }}>
+          <Heatmap
+            matrix={matrix}
+            size={data.tokens}
+            labels={data.labels}
+            scale={scale}
+            map={view.colormap}
+            spans={data.prompt.spans}
+            messageCount={data.prompt.messageCount}
+            px={px}
+            selected={selected}
+            onSelect={onSelect}
+            pinned={view.pinned}
+            onPinned={(pinned) => onView({ pinned })}
+            footer={
+              <div style={{ display: 'grid', gap: 'var(--sp-1)', width: LEGEND_PX }}>
+                <Legend scale={scale} map={view.colormap} width={LEGEND_PX} />
+                {view.hideSink && ranges && <HideSinkRange ranges={ranges} />}
+              </div>
             }
-          >
-            <Heatmap matrix={matrix} size={data.tokens} labels={data.labels} scale={scale} map={view.colormap} spans={data.prompt.spans} />
-            <Legend scale={scale} map={view.colormap} />
-          </ExportFrame>
-          <div style={{ color: '#555', fontSize: 12, maxWidth: 700 }}>
-            {t('legend.range', { max: scale.max.toPrecision(3), minQuery: DEFAULT_MIN_QUERY })}
-            {view.hideSink && <div>{t('legend.hiddenSink')}</div>}
-          </div>
+          />
         </div>
-        <div style={{ flex: '1 1 420px', minWidth: 360 }}>
-          <SinkPanel attention={data.attention} labels={data.labels} />
-        </div>
+      </ExportFrame>
+      <div data-role="view-secondary" className="small muted" style={{ width: 0, minWidth: '100%', lineHeight: 1.4 }}>
+        {t('legend.range', { max: scale.max.toPrecision(3), minQuery: DEFAULT_MIN_QUERY })}
+        {view.hideSink && <div>{t('legend.hiddenSink')}</div>}
       </div>
     </section>
   );

@@ -2,7 +2,7 @@
 // Attention-sink panel: per-head sink scores of token 0 (layers × heads), a per-layer bar chart against the
 // 0.3 threshold and the uniform baseline, where attention rests, and the position-bias chart by thirds.
 // Lays out lib/ results; every label comes from lib/i18n (panels table).
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import type { Tensor } from '../../lib/tensor';
 import {
   DEFAULT_MIN_QUERY,
@@ -17,7 +17,7 @@ import { positionBias, uniformPositionBias, type PositionBias } from '../../lib/
 import { rgbHex, sampleColormap } from '../../lib/view/colormap';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
-import { PositionBiasChart } from '../charts/PositionBiasChart';
+import { PositionBiasChart, useContentWidth } from '../charts/PositionBiasChart';
 import { cellStyle, headStyle, LayerBars, MagmaLegend, TopReceiversTable } from './SinkParts';
 
 // The parts live in SinkParts; kept importable from here for the imported view.
@@ -47,6 +47,9 @@ function inkOn(t: number): string {
 
 export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
   const t = useT();
+  // Charts fit the panel's width (a side column beside the heatmap is about 460–560 px at 1280 px).
+  const boxRef = useRef<HTMLElement>(null);
+  const width = useContentWidth(boxRef, 520);
   const na = t('panels.na');
   const result = useMemo(() => {
     const layers = attention.map((t) => layerAttention(t));
@@ -84,10 +87,10 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
   });
 
   return (
-    <section data-role="sink-panel" style={{ display: 'flex', flexDirection: 'column', gap: 16, font: '13px system-ui, sans-serif' }}>
+    <section ref={boxRef} data-role="sink-panel" style={{ display: 'flex', flexDirection: 'column', gap: 'var(--sp-4, 16px)', fontSize: 'var(--fs-sm, 13px)', minWidth: 0 }}>
       <div>
-        <h2 style={{ margin: '0 0 4px', fontSize: 16 }}>{t('sink.title')}</h2>
-        <p style={{ margin: 0, color: '#444' }}>{t('sink.explain', { minQuery, threshold: SINK_HEAD_THRESHOLD })}</p>
+        <h2 style={{ margin: '0 0 var(--sp-1, 4px)', fontSize: 'var(--fs-md, 16px)' }}>{t('sink.title')}</h2>
+        <p style={{ margin: 0 }} className="muted">{t('sink.explain', { minQuery, threshold: SINK_HEAD_THRESHOLD })}</p>
         {lowered && (
           <p data-role="sink-minquery-note" style={{ margin: '4px 0 0', color: '#a15c00' }}>
             {t('sink.minQueryNote', { tokens: DEFAULT_MIN_QUERY + 1, minQuery })}
@@ -98,8 +101,10 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
 
       {sinks.length > 0 && (
         <div>
-          <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('sink.perHead')}</h3>
+          <h3 style={{ margin: '0 0 var(--sp-1, 4px)', fontSize: 'var(--fs-sm, 14px)' }}>{t('sink.perHead')}</h3>
           <ExportFrame name={exportName('sink-scores')} title={exportTitle(t('export.caption.sinkGrid', { minQuery, threshold: SINK_HEAD_THRESHOLD }))} json={sinkJson('sink-scores')}>
+            {/* Many heads (16 on Qwen3-0.6B) scroll sideways inside the panel instead of widening the page. */}
+            <div style={{ overflowX: 'auto', maxWidth: width }}>
             <table data-role="sink-grid" style={{ borderCollapse: 'separate', borderSpacing: 2 }}>
               <thead>
                 <tr>
@@ -150,6 +155,7 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
                 ))}
               </tbody>
             </table>
+            </div>
             <MagmaLegend />
           </ExportFrame>
         </div>
@@ -157,7 +163,7 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
 
       {sinks.length > 0 && (
         <div>
-          <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('sink.barsTitle')}</h3>
+          <h3 style={{ margin: '0 0 var(--sp-1, 4px)', fontSize: 'var(--fs-sm, 14px)' }}>{t('sink.barsTitle')}</h3>
           <ExportFrame name={exportName('sink-bars')} title={exportTitle(t('export.caption.sinkBars', { threshold: SINK_HEAD_THRESHOLD }))} json={sinkJson('sink-bars')}>
             <LayerBars
               bars={sinks.map((s, l) => ({
@@ -167,6 +173,7 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
                 tooltip: s.headMean === null ? '' : t('sink.barsTooltip', { layer: l, mean: s.headMean.toFixed(3), uniform: fmt(s.uniformBaseline, na, 3), sinkHeads: s.sinkHeads }),
               }))}
               role="sink-bars"
+              maxWidth={width}
               aria={t('sink.barsTitle')}
               xLabel={t('sink.barsX')}
               yLabel={t('sink.barsY')}
@@ -176,7 +183,7 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
       )}
 
       <div>
-        <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('sink.restTitle')}</h3>
+        <h3 style={{ margin: '0 0 var(--sp-1, 4px)', fontSize: 'var(--fs-sm, 14px)' }}>{t('sink.restTitle')}</h3>
         {top.length === 0 ? (
           <p style={{ margin: 0, color: '#888' }}>{t('sink.restNone', { minQuery })}</p>
         ) : (
@@ -189,9 +196,10 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
 
       {bias.length > 0 && (
         <div>
-          <h3 style={{ margin: '0 0 4px', fontSize: 14 }}>{t('bias.title')}</h3>
-          <p style={{ margin: '0 0 6px', color: '#444', maxWidth: 820 }}>{t('bias.explain', { minQuery })}</p>
+          <h3 style={{ margin: '0 0 var(--sp-1, 4px)', fontSize: 'var(--fs-sm, 14px)' }}>{t('bias.title')}</h3>
+          <p style={{ margin: '0 0 6px' }} className="muted">{t('bias.explain', { minQuery })}</p>
           <PositionBiasChart
+            width={width}
             bias={bias}
             uniform={uniform}
             minQuery={minQuery}

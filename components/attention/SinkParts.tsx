@@ -4,6 +4,7 @@
 import { useId } from 'react';
 import { SINK_HEAD_THRESHOLD } from '../../lib/analysis/sink';
 import { rgbHex, sampleColormap } from '../../lib/view/colormap';
+import { linearMap, tickLabel, ticksInside } from '../../lib/view/scale';
 import { useT } from '../common/i18n';
 
 const mono = 'ui-monospace, monospace';
@@ -69,26 +70,33 @@ export interface LayerBar {
   tooltip: string;
 }
 
-/** Per-layer bars of a first-token share; the engine's sink panel and the imported view both draw these. */
-export function LayerBars({ bars, role, aria, xLabel, yLabel, wide = false }: { bars: LayerBar[]; role: string; aria: string; xLabel: string; yLabel: string; wide?: boolean }) {
+/**
+ * Per-layer bars of a first-token share; the engine's sink panel and the imported view both draw these.
+ * `maxWidth` (CSS px) fits them into a narrow column: the bars get thinner, the axis stays.
+ */
+export function LayerBars({ bars, role, aria, xLabel, yLabel, wide = false, maxWidth = Infinity }: { bars: LayerBar[]; role: string; aria: string; xLabel: string; yLabel: string; wide?: boolean; maxWidth?: number }) {
   const t = useT();
   const na = t('panels.na');
   const n = bars.length;
-  const W = wide ? Math.max(500, Math.min(1100, n * 26 + 70)) : Math.max(360, Math.min(720, n * 22 + 60));
+  const W = Math.min(Math.max(240, maxWidth), wide ? Math.max(500, Math.min(1100, n * 26 + 70)) : Math.max(360, Math.min(720, n * 22 + 60)));
   const H = wide ? 200 : 180;
   const m = { l: 44, r: 12, t: 12, b: 38 };
   const pw = W - m.l - m.r;
   const ph = H - m.t - m.b;
   const bw = pw / Math.max(1, n);
-  const y = (v: number) => m.t + ph * (1 - Math.min(1, Math.max(0, v)));
-  const labelEvery = Math.max(1, Math.ceil(n / (wide ? 24 : 16)));
+  // Shares in [0, 1] (clamped) up the plot; ticks at 0, 0.25, …, 1.
+  const toY = linearMap(0, 1, m.t + ph, m.t);
+  const y = (v: number) => toY(Math.min(1, Math.max(0, v)));
+  const yTicks = ticksInside(0, 1, 5);
+  // A layer number every ~18 px at least.
+  const labelEvery = Math.max(1, Math.ceil(18 / bw));
   return (
     <svg data-role={role} width={W} height={H} role="img" aria-label={aria} style={{ font: `10px ${mono}`, display: 'block' }}>
-      {[0, 0.25, 0.5, 0.75, 1].map((v) => (
+      {yTicks.map((v) => (
         <g key={v}>
           <line x1={m.l} x2={m.l + pw} y1={y(v)} y2={y(v)} stroke="#eee" />
           <line x1={m.l - 3} x2={m.l} y1={y(v)} y2={y(v)} stroke="#888" />
-          <text x={m.l - 5} y={y(v) + 3} textAnchor="end" fill="#555">{v}</text>
+          <text x={m.l - 5} y={y(v) + 3} textAnchor="end" fill="#555">{tickLabel(v)}</text>
         </g>
       ))}
       <line x1={m.l} x2={m.l} y1={m.t} y2={m.t + ph} stroke="#888" />

@@ -2,12 +2,16 @@
 // The prompt's tokens as chips in reading order, coloured by segment, with a divider at each message start,
 // click/arrow-key selection and a segment legend. Shows what lib/prompt derived; computes nothing of its own.
 // Segment and role names are shown translated (lib/i18n, panels table); data values stay as lib/prompt names them.
+// With a `tint` (BertViz's view on our tokens) every key k ≤ q is tinted by its weight from the selected
+// query's row, the segment colour kept as an underline, and the keys after q are faded.
 import { useEffect, useId, useMemo, useRef } from 'react';
 import { TOOLS_MESSAGE, type Span, type TokenInfo } from '../../lib/prompt/prompt';
 import { displayToken } from '../../lib/prompt/label';
-import { SEGMENT_COLORS, SEGMENTS } from '../../lib/view/palette';
+import { formatWeight } from '../../lib/view/heatmapAxis';
+import { MARK_COLORS, SEGMENT_COLORS, SEGMENTS } from '../../lib/view/palette';
+import { hexRgb } from '../../lib/view/raster';
+import { lightInkOn, tintAlpha, type RowTint } from '../../lib/view/tokenTint';
 import { useT } from '../common/i18n';
-
 
 export interface TokenViewProps {
   tokens: TokenInfo[];
@@ -18,7 +22,12 @@ export interface TokenViewProps {
   onSelect: (i: number) => void;
   /** CSS pixels of the scrollable token box. */
   height?: number;
+  /** The selected query's row: keys tinted by weight (lib/view/tokenTint rowTint). */
+  tint?: RowTint | null;
 }
+
+/** The tint: the selection colour, so "selected query" and "where its attention goes" read as one thing. */
+const TINT_RGB = hexRgb(MARK_COLORS.select).join(',');
 
 /** The last message start before token i, or i itself when none. */
 function prevStart(starts: number[], i: number): number {
@@ -28,7 +37,7 @@ function prevStart(starts: number[], i: number): number {
 
 const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
-export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: TokenViewProps) {
+export function TokenView({ tokens, spans, selected, onSelect, height = 360, tint = null }: TokenViewProps) {
   const t = useT();
   const boxRef = useRef<HTMLDivElement>(null);
   const viewId = useId();
@@ -64,13 +73,22 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
           })
         : t('tokens.chipBare', { index: i, id: tok.id });
       if (tok.partial) title += '\n' + t('tokens.partialTitle');
+      const seg = span ? SEGMENT_COLORS[span.segment] : '#fff';
+      // Tinted: keys up to the query by weight over the segment colour's underline; later keys faded.
+      const w = tint && i <= tint.query ? tint.weights[i]! : null;
+      const alpha = w !== null ? tintAlpha(w, tint!.max) : 0;
+      if (w !== null) title += '\n' + t('heatmap.chipWeight', { q: tint!.query, w: Number.isNaN(w) ? '—' : w.toPrecision(4) });
       out.push(
         <span
           key={i}
           data-token-index={i}
+          data-weight={w !== null ? String(w) : undefined}
           title={title}
           style={{
-            background: span ? SEGMENT_COLORS[span.segment] : '#fff',
+            background: w !== null ? `rgba(${TINT_RGB},${alpha.toFixed(3)})` : seg,
+            boxShadow: w !== null ? `inset 0 -3px 0 ${seg}` : undefined,
+            color: w !== null && lightInkOn(alpha) ? '#fff' : undefined,
+            opacity: tint && i > tint.query ? 0.35 : undefined,
             fontWeight: tok.special ? 700 : 400,
             outline: tok.partial ? '1px dashed #333' : undefined,
             outlineOffset: tok.partial ? -1 : undefined,
@@ -90,12 +108,20 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
       for (let n = 0; n < newlines; n++) out.push(<br key={`${i}:br${n}`} />);
     });
     return out;
-  }, [tokens, spans, spanOf, messageStarts, t]);
+  }, [tokens, spans, spanOf, messageStarts, t, tint]);
 
   useEffect(() => {
     if (selected === null) return;
     const chip = boxRef.current?.querySelector<HTMLElement>(`[data-token-index="${selected}"]`);
-    chip?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    // Scroll the token box only: scrollIntoView would also scroll the page, pulling a box far below the
+    // tab's main figure into view on opening.
+    const box = boxRef.current;
+    if (chip && box) {
+      const c = chip.getBoundingClientRect();
+      const b = box.getBoundingClientRect();
+      if (c.top < b.top) box.scrollTop += c.top - b.top;
+      else if (c.bottom > b.bottom) box.scrollTop += c.bottom - b.bottom;
+    }
   }, [selected, chips]);
 
   const onClick = (e: React.MouseEvent<HTMLDivElement>) => {
@@ -133,11 +159,11 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
   const selectedRule =
     selected === null
       ? ''
-      : `[data-token-view-id="${viewId}"] [data-token-index="${selected}"] { outline: 2px solid #000 !important; outline-offset: 0 !important; box-shadow: 0 0 0 3px #fff, 0 0 0 4px #000; }`;
+      : `[data-token-view-id="${viewId}"] [data-token-index="${selected}"] { outline: 2px solid ${MARK_COLORS.select} !important; outline-offset: 1px !important; }`;
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', gap: 6 }}>
-      <div data-role="token-legend" role="group" aria-label={t('tokens.legend')} style={{ display: 'flex', flexWrap: 'wrap', gap: 8, font: '12px system-ui, sans-serif' }}>
+      <div data-role="token-legend" role="group" aria-label={t('tokens.legend')} style={{ display: 'flex', flexWrap: 'wrap', gap: 8, font: 'var(--fs-xs, 12px) var(--font-sans, system-ui, sans-serif)' }}>
         {SEGMENTS.map((seg) => (
           <span key={seg} data-segment={seg} style={{ display: 'inline-flex', alignItems: 'center', gap: 4, opacity: present.has(seg) ? 1 : 0.45 }}>
             <span style={{ width: 12, height: 12, background: SEGMENT_COLORS[seg], border: '1px solid #888', borderRadius: 2 }} />
@@ -152,6 +178,14 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
           <span style={{ width: 12, height: 12, outline: '1px dashed #333', outlineOffset: -1 }} />
           {t('tokens.partial')}
         </span>
+        {tint && (
+          <span data-role="token-tint-legend" data-query={tint.query} data-max={tint.max} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+            <span style={{ width: 36, height: 12, background: `linear-gradient(90deg, rgba(${TINT_RGB},0), rgb(${TINT_RGB}))`, border: '1px solid #888', borderRadius: 2 }} />
+            {t('heatmap.tintLegend', { q: tint.query, max: formatWeight(tint.max) })}
+            <span style={{ width: 12, height: 12, marginLeft: 6, background: SEGMENT_COLORS.template, opacity: 0.35, border: '1px solid #888', borderRadius: 2 }} />
+            {t('heatmap.tintFuture')}
+          </span>
+        )}
       </div>
       <style>{selectedRule}</style>
       <div
@@ -162,7 +196,7 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360 }: T
         aria-label={t('tokens.aria')}
         onClick={onClick}
         onKeyDown={onKeyDown}
-        style={{ height, overflow: 'auto', border: '1px solid #ccc', padding: 6, font: `13px ${MONO}`, lineHeight: '22px', wordBreak: 'break-all' }}
+        style={{ height, overflow: 'auto', border: '1px solid var(--c-border, #ccc)', borderRadius: 'var(--radius, 4px)', padding: 6, font: `var(--fs-sm, 13px) var(--font-mono, ${MONO})`, lineHeight: '22px', wordBreak: 'break-all' }}
       >
         {chips}
       </div>

@@ -27,15 +27,18 @@ export interface HeatmapView {
   onKeyDown: (e: KeyboardEvent<HTMLDivElement>) => void;
 }
 
-/** Window state for a `size` × `size` matrix drawn `px` CSS px wide on `canvasRef` (which gets the wheel listener). */
-export function useHeatmapView(size: number, px: number, canvasRef: RefObject<HTMLCanvasElement | null>): HeatmapView {
+/**
+ * Window state for a `size` × `size` matrix drawn `px` CSS px wide on `canvasRef` (which gets the wheel
+ * listener). `onTap` gets the point (CSS px of the drawing) of a click that did not drag.
+ */
+export function useHeatmapView(size: number, px: number, canvasRef: RefObject<HTMLCanvasElement | null>, onTap?: (p: { x: number; y: number }, vp: Viewport) => void): HeatmapView {
   // The window belongs to the matrix size it was made for; a new size starts from the full view.
   const [view, setView] = useState<{ T: number; vp: Viewport }>(() => ({ T: size, vp: fitAll(size) }));
   const vp = view.T === size ? view.vp : fitAll(size);
   const vpRef = useRef(vp);
   vpRef.current = vp;
   const update = useCallback((f: (v: Viewport) => Viewport) => setView((s) => ({ T: size, vp: f(s.T === size ? s.vp : fitAll(size)) })), [size]);
-  const drag = useRef<{ id: number; x: number; y: number; vp: Viewport } | null>(null);
+  const drag = useRef<{ id: number; x: number; y: number; vp: Viewport; moved: boolean } | null>(null);
   const [hover, setHover] = useState<{ x: number; y: number } | null>(null);
   const [dragging, setDragging] = useState(false);
 
@@ -65,7 +68,7 @@ export function useHeatmapView(size: number, px: number, canvasRef: RefObject<HT
   };
   const onPointerDown = (e: PointerEvent<HTMLCanvasElement>) => {
     if (e.button !== 0) return;
-    drag.current = { id: e.pointerId, x: e.clientX, y: e.clientY, vp };
+    drag.current = { id: e.pointerId, x: e.clientX, y: e.clientY, vp, moved: false };
     e.currentTarget.setPointerCapture?.(e.pointerId);
   };
   const onPointerMove = (e: PointerEvent<HTMLCanvasElement>) => {
@@ -74,7 +77,8 @@ export function useHeatmapView(size: number, px: number, canvasRef: RefObject<HT
       const r = e.currentTarget.getBoundingClientRect();
       const dx = e.clientX - d.x;
       const dy = e.clientY - d.y;
-      if (!dragging && Math.abs(dx) + Math.abs(dy) < 3) return setHover(local(e));
+      if (!d.moved && Math.abs(dx) + Math.abs(dy) < 3) return setHover(local(e));
+      d.moved = true;
       if (!dragging) setDragging(true);
       setHover(null);
       const s = d.vp.span;
@@ -84,8 +88,10 @@ export function useHeatmapView(size: number, px: number, canvasRef: RefObject<HT
     setHover(local(e));
   };
   const endDrag = (e: PointerEvent<HTMLCanvasElement>) => {
-    if (drag.current?.id !== e.pointerId) return;
+    const d = drag.current;
+    if (d?.id !== e.pointerId) return;
     drag.current = null;
+    if (!d.moved && e.type === 'pointerup') onTap?.(local(e), vp);
     setDragging(false);
     e.currentTarget.releasePointerCapture?.(e.pointerId);
   };

@@ -34,10 +34,10 @@ export function Ramp({ width, height, colour, colourKey, style }: { width: numbe
 /** The ramp and its ticks; the sequential legend below and the A/B diverging legend share it. */
 export function RampLegend({ role, caption, width, colour, colourKey, ticks: marks }: RampLegendProps) {
   return (
-    <div data-role={role} style={{ width, font: '11px system-ui' }}>
-      <div style={{ marginBottom: 2, color: '#333' }}>{caption}</div>
+    <div data-role={role} style={{ width, font: 'var(--fs-xs, 11px) var(--font-sans, system-ui, sans-serif)' }}>
+      <div style={{ marginBottom: 2, color: 'var(--c-text, #333)' }}>{caption}</div>
       <Ramp width={width} height={RAMP_H} colour={colour} colourKey={colourKey} />
-      <div style={{ position: 'relative', height: 16 }}>
+      <div style={{ position: 'relative', height: '1.4em' }}>
         {marks.map((m) => (
           <span key={m.t} style={{ position: 'absolute', left: `${m.t * 100}%`, transform: 'translateX(-50%)', whiteSpace: 'nowrap' }}>
             {m.label}

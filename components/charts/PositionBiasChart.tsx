@@ -2,8 +2,9 @@
 // Position bias ("lost in the middle") as a chart: per layer, the mean attention per key token in the first,
 // middle and last third of the context (lib/analysis/positionBias), one small line per layer plus the mean
 // over layers, on a shared log axis (lib/view/scale: d3 scaleLog and its ticks), against what evenly spread
-// causal attention would give. Draws only.
-import type { ReactNode } from 'react';
+// causal attention would give. Draws only; sized to its container's width (a side column at 1280 px is about
+// 460–560 px), scrolling sideways only when many layers cannot get a readable group width.
+import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { extent } from 'd3-array';
 import type { PositionBias, PositionThird } from '../../lib/analysis/positionBias';
 import { formatSig2, logMap, logTicks } from '../../lib/view/scale';
@@ -20,7 +21,32 @@ export interface PositionBiasChartProps {
   exportName?: string;
   /** Caption of the exported picture (default: what the chart shows, translated). */
   exportTitle?: string;
+  /** CSS px to fit into; default: the container's width, followed as it changes. */
+  width?: number;
 }
+
+/** The content width of the element `ref` holds, in CSS px (`fallback` until measured), followed on resize. */
+export function useContentWidth(ref: RefObject<HTMLElement | null>, fallback: number): number {
+  const [w, setW] = useState(fallback);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      const cs = getComputedStyle(el);
+      const v = el.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      if (v > 0) setW(Math.floor(v));
+    };
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return w;
+}
+
+/** Narrowest group per layer (three dots side by side) before the chart scrolls instead of shrinking. */
+const MIN_GROUP = 10;
 
 /** Paul Tol's "bright" blue, red, green: first, middle, last third. */
 export const THIRD_COLORS = ['#4477AA', '#EE6677', '#228833'] as const;
@@ -37,8 +63,11 @@ function fmt(v: number | null, na: string): string {
   return v === null ? na : v.toPrecision(3);
 }
 
-export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'position-bias', exportTitle }: PositionBiasChartProps) {
+export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'position-bias', exportTitle, width }: PositionBiasChartProps) {
   const t = useT();
+  const boxRef = useRef<HTMLDivElement>(null);
+  const boxWidth = useContentWidth(boxRef, 560);
+  const avail = width ?? boxWidth;
   const na = t('panels.na');
   const measured = bias.filter((b) => b.qualifyingQueries > 0);
   // Mean over the layers that have a value, third by third.
@@ -51,7 +80,7 @@ export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'posit
   const values = [...measured.flatMap(means), ...meanOver, ...(ref ?? [])].filter((v): v is number => v !== null && v > 0);
   if (bias.length === 0 || values.length === 0)
     return (
-      <div data-role="position-bias-chart">
+      <div data-role="position-bias-chart" ref={boxRef}>
         <p style={{ margin: 0, color: '#888' }}>{t('bias.none', { minQuery })}</p>
       </div>
     );
@@ -68,12 +97,12 @@ export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'posit
   const ticks = logTicks(lo, hi);
 
   const n = bias.length;
-  // Group width: wide for a few layers, narrow enough that ~28 layers (Qwen3-0.6B) fit in about 950 px.
-  const gw = Math.max(22, Math.min(80, 700 / n));
-  const meanW = Math.max(130, gw * 2);
-  const gap = 14;
   // Right margin: room for the value label beside the mean line’s last point.
-  const m = { l: 56, r: 30, t: 14, b: 50 };
+  const m = { l: 68, r: 30, t: 14, b: 50 };
+  const gap = 14;
+  // The mean group gets about a quarter of the width; the layers share the rest, up to 80 px each.
+  const meanW = Math.round(Math.max(110, Math.min(170, avail * 0.25)));
+  const gw = Math.max(MIN_GROUP, Math.min(80, (avail - m.l - m.r - gap - meanW) / n));
   const ph = 190;
   const W = m.l + n * gw + gap + meanW + m.r;
   const H = m.t + ph + m.b;
@@ -81,7 +110,8 @@ export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'posit
   const y = logMap(lo, hi, bottom, m.t);
   /** x of the first / middle / last point in a group starting at x0 of width w. */
   const xs = (x0: number, w: number) => [x0 + w * 0.2, x0 + w * 0.5, x0 + w * 0.8];
-  const labelEvery = Math.max(1, Math.ceil(n / 20));
+  // A layer number every ~16 px at least.
+  const labelEvery = Math.max(1, Math.ceil(16 / gw));
   const thirds = thirdsOf(bias[0]!);
   const legendNames = ['bias.first', 'bias.middle', 'bias.last'] as const;
   const shortNames = ['bias.shortFirst', 'bias.shortMiddle', 'bias.shortLast'] as const;
@@ -155,7 +185,7 @@ export function PositionBiasChart({ bias, uniform, minQuery, exportName = 'posit
 
   return (
     <ExportFrame name={exportName} title={exportTitle ?? t('export.caption.positionBias', { minQuery })} json={exportJson}>
-      <div data-role="position-bias-chart" style={{ display: 'flex', flexDirection: 'column', gap: 4 }}>
+      <div data-role="position-bias-chart" ref={boxRef} style={{ display: 'flex', flexDirection: 'column', gap: 4, minWidth: 0 }}>
         <div style={{ display: 'flex', flexWrap: 'wrap', gap: '4px 14px', font: '12px system-ui, sans-serif', color: '#333' }}>
           {thirds.map((th, i) => (
             <span key={i} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>

@@ -14,7 +14,6 @@ import type { CustomScenario } from '../../lib/state/store';
 import { TokenView } from '../attention/TokenView';
 import { ScenarioOptions } from '../scenario/ScenarioOptions';
 import { useT } from '../common/i18n';
-import { KeepPageScroll } from './KeepPageScroll';
 import type { Source } from './useKvComparison';
 
 export type PairAlignment = 'position' | 'token';
@@ -182,9 +181,7 @@ export function KvEditTokens({ source, prompt, onSource }: { source: Extract<Sou
       <p className="muted small" style={{ margin: 0 }}>
         {t('kv.editTokensNote', { position: source.position, text: visibleWhitespace(source.text) })}
       </p>
-      <KeepPageScroll>
-        <TokenView tokens={prompt.tokens} spans={prompt.spans} selected={source.position} onSelect={(i) => onSource({ ...source, position: i })} height={140} />
-      </KeepPageScroll>
+      <TokenView tokens={prompt.tokens} spans={prompt.spans} selected={source.position} onSelect={(i) => onSource({ ...source, position: i })} height={140} />
     </div>
   );
 }

@@ -76,6 +76,7 @@ export function KvStory({ facts, result, alignment }: { facts: InvalidationFacts
     text = t(s.positions.length === 1 ? 'kv.storyInPlace' : 'kv.storyInPlaceFew', {
       positions: s.positions.join(', '),
       from: s.from,
+      reused: s.from - 1,
       later: s.later,
       last: s.layers,
     });

@@ -13,7 +13,6 @@ import { THINKING_REQUEST } from '../../lib/scenarios/thinking';
 import { BatchStatus, batchSettled, ECON_COLORS, fmtInt, FONT, LegendRow, MONO, Swatch, useReportSettled } from './econParts';
 import { SEGMENT_COLORS } from '../../lib/view/palette';
 import { TokenView } from '../attention/TokenView';
-import { KeepPageScroll } from './KeepPageScroll';
 import { usePromptBatch, type RenderPrompt } from '../hooks/usePromptBatch';
 import { useT } from '../common/i18n';
 
@@ -62,9 +61,7 @@ export function ThinkDropPanel({ render, onSettled }: { render: RenderPrompt | n
               <BreakStrip a={prompts[broken.earlier]!} b={prompts[broken.index]!} at={broken.breakAt} aCall={broken.earlier + 1} bCall={broken.index + 1} />
               <div style={{ display: 'grid', gap: 4 }}>
                 <div style={{ fontWeight: 600 }}>{t('econ.thinkTokensTitle', { call: broken.earlier + 1, token: broken.breakAt })}</div>
-                <KeepPageScroll>
-                  <TokenView tokens={prompts[broken.earlier]!.tokens} spans={prompts[broken.earlier]!.spans} selected={sel ?? broken.breakAt} onSelect={setSel} height={170} />
-                </KeepPageScroll>
+                <TokenView tokens={prompts[broken.earlier]!.tokens} spans={prompts[broken.earlier]!.spans} selected={sel ?? broken.breakAt} onSelect={setSel} height={170} />
               </div>
             </>
           ) : (

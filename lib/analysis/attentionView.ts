@@ -77,3 +77,38 @@ export function colourDomainMax(m: Float32Array, Q: number, K: number, fromRow: 
   for (let i = start * K; i < Q * K; i++) if (m[i]! > max) max = m[i]!;
   return max;
 }
+
+/** The colour range's top with and without the sink column, and how many times narrower hiding makes it. */
+export interface ColourRanges {
+  /** colourDomainMax of the matrix as it is. */
+  full: number;
+  /** colourDomainMax of hideSinkColumn(matrix, …, key): the top once column `key` is hidden and rows renormalised. */
+  hidden: number;
+  /** full / hidden (Infinity when hidden is 0, NaN when both are). */
+  ratio: number;
+}
+
+/**
+ * Both tops of the colour range for a [Q, K] matrix (rows ≥ fromRow, as colourDomainMax): as it is and with
+ * column `key` hidden and rows renormalised (hideSinkColumn's arithmetic, value for value, without building
+ * the renormalised matrix), so a view can say how much hiding the sink narrows the range.
+ */
+export function colourRanges(m: Float32Array, Q: number, K: number, fromRow: number, key = 0): ColourRanges {
+  if (m.length !== Q * K) throw new Error(`matrix holds ${m.length} values, expected ${Q}×${K}`);
+  const full = colourDomainMax(m, Q, K, fromRow);
+  const start = Q > fromRow ? fromRow : 0;
+  let hidden = 0;
+  for (let q = start; q < Q; q++) {
+    const off = q * K;
+    let rest = 0;
+    for (let k = 0; k < K; k++) if (k !== key) rest += m[off + k]!;
+    if (!(rest > 0)) continue;
+    for (let k = 0; k < K; k++) {
+      if (k === key) continue;
+      // Rounded to float32 as hideSinkColumn stores it.
+      const v = Math.fround(m[off + k]! / rest);
+      if (v > hidden) hidden = v;
+    }
+  }
+  return { full, hidden, ratio: full / hidden };
+}

@@ -49,12 +49,12 @@ export const kvStrings = {
   },
   'kv.storyTruncate': { en: 'B is the first {b} of A’s {a} tokens: every position of B is identical to A’s (green), so the cache serves all of B.', zh: 'B 是 A 的 {a} 个 token 中的前 {b} 个：B 的每个位置都与 A 相同（绿色），缓存可提供整个 B。' },
   'kv.storyInPlace': {
-    en: 'One token changed: layer 0 differs only at position {positions} (orange callout), while layers 1–{last} differ at all {later} positions from {from} on, because attention carries the change to every later token — the cache can reuse only positions 0…{from} − 1.',
-    zh: '只改了一个 token：第 0 层只有位置 {positions} 不同（橙色标注），而第 1–{last} 层从位置 {from} 起的全部 {later} 个位置都不同，因为注意力把这一改动传给了之后的每个 token——缓存只能复用位置 0…{from} − 1。',
+    en: 'One token changed: layer 0 differs only at position {positions} (orange callout), while layers 1–{last} differ at all {later} positions from {from} on, because attention carries the change to every later token — the cache can reuse only positions 0…{reused}.',
+    zh: '只改了一个 token：第 0 层只有位置 {positions} 不同（橙色标注），而第 1–{last} 层从位置 {from} 起的全部 {later} 个位置都不同，因为注意力把这一改动传给了之后的每个 token——缓存只能复用位置 0…{reused}。',
   },
   'kv.storyInPlaceFew': {
-    en: 'Layer 0 differs only at positions {positions} (orange callouts), while layers 1–{last} differ at all {later} positions from {from} on, because attention carries the change to every later token — the cache can reuse only positions 0…{from} − 1.',
-    zh: '第 0 层只有位置 {positions} 不同（橙色标注），而第 1–{last} 层从位置 {from} 起的全部 {later} 个位置都不同，因为注意力把改动传给了之后的每个 token——缓存只能复用位置 0…{from} − 1。',
+    en: 'Layer 0 differs only at positions {positions} (orange callouts), while layers 1–{last} differ at all {later} positions from {from} on, because attention carries the change to every later token — the cache can reuse only positions 0…{reused}.',
+    zh: '第 0 层只有位置 {positions} 不同（橙色标注），而第 1–{last} 层从位置 {from} 起的全部 {later} 个位置都不同，因为注意力把改动传给了之后的每个 token——缓存只能复用位置 0…{reused}。',
   },
   'kv.storyShifted': {
     en: 'Layer 0 differs at {count} positions from {first} on: the tokens after the edit sit at new positions, so RoPE rotates their keys differently; everything from there on is recomputed.',

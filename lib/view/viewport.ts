@@ -180,6 +180,38 @@ export function rasterize(matrix: Float32Array, T: number, vp: Viewport, outPx: 
 }
 
 /**
+ * One key column k of the window's rows [q0, q0 + span) as outPx values, pixel y the same rows `rasterize`
+ * gives pixel row y: the cell under the pixel's centre when cells are at least a pixel tall, else the MAX
+ * over the rows whose centre falls in the pixel. With `causal` (default) rows q < k are masked (NaN), and a
+ * pixel whose rows are all masked is NaN. The pinned strips beside the heatmap draw these.
+ */
+export function rasterizeColumn(matrix: Float32Array, T: number, k: number, q0: number, span: number, outPx: number, out?: Float32Array, causal = true): Float32Array {
+  if (matrix.length < T * T) throw new Error(`rasterizeColumn: ${matrix.length} values for a ${T}×${T} matrix`);
+  const img = out && out.length >= outPx ? out : new Float32Array(Math.max(0, outPx));
+  if (!(outPx > 0) || !(T > 0) || !(span > 0) || !(k >= 0 && k < T)) {
+    img.fill(NaN, 0, Math.max(0, outPx));
+    return img;
+  }
+  if (span <= outPx) {
+    for (let p = 0; p < outPx; p++) {
+      const q = clampNum(Math.floor(q0 + ((p + 0.5) / outPx) * span), 0, T - 1);
+      img[p] = causal && k > q ? NaN : matrix[q * T + k]!;
+    }
+    return img;
+  }
+  const rowB = cellBounds(q0, span, outPx / span, outPx, T);
+  for (let p = 0; p < outPx; p++) {
+    let m = -Infinity;
+    for (let q = Math.max(rowB[p]!, causal ? k : 0); q < rowB[p + 1]!; q++) {
+      const v = matrix[q * T + k]!;
+      if (v > m) m = v;
+    }
+    img[p] = m === -Infinity ? NaN : m;
+  }
+  return img;
+}
+
+/**
  * Per-axis pixel bounds for max pooling: cell c (0 ≤ c < T) with centre c + 0.5 in [a0, a0 + span)
  * belongs to pixel floor((c + 0.5 − a0) · scale), clamped to outPx − 1. Returns outPx + 1 ascending
  * cell indices; pixel p holds cells bounds[p] ≤ c < bounds[p+1].

@@ -36,3 +36,44 @@ export function makeSpans(T: number): Span[] {
   ];
   return spans;
 }
+
+/** Token-like labels with visible whitespace, some long (cut with an ellipsis on the axes), some Chinese. */
+export function wordLabels(T: number): string[] {
+  const words = ['<|im_start|>', 'system', '↵', 'You', '␣are', '␣a', '␣helpful', '␣assistant', '.', '<|im_end|>', '↵', '<|im_start|>', 'user', '↵', '北京', '天气', '␣Vancouver'];
+  return Array.from({ length: T }, (_, i) => words[i % words.length]!);
+}
+
+/**
+ * An agent prompt's spans over T tokens (messageCount 2): the tools block (message −1), a user message, an
+ * assistant tool call, and the generation prompt (message 2 = messageCount) at the end.
+ */
+export function makeAgentSpans(T: number): Span[] {
+  const a = Math.floor(T / 4);
+  const b = Math.floor(T / 2);
+  const c = T - 3;
+  return [
+    { start: 0, end: 3, message: -1, role: 'system', segment: 'template' },
+    { start: 3, end: a, message: -1, role: 'system', segment: 'tools', part: 0 },
+    { start: a, end: b, message: 0, role: 'user', segment: 'user' },
+    { start: b, end: c, message: 1, role: 'assistant', segment: 'tool_call', part: 0 },
+    { start: c, end: T, message: 2, role: 'assistant', segment: 'template' },
+  ];
+}
+
+/** Attention [heads, T, T] of a sink model: every head puts `sink` of each row on key 0, the rest spread by a ramp. */
+export function sinkAttention(T: number, heads: number, sink = 0.8): Float32Array {
+  const out = new Float32Array(heads * T * T);
+  for (let h = 0; h < heads; h++)
+    for (let q = 0; q < T; q++) {
+      const base = (h * T + q) * T;
+      if (q === 0) {
+        out[base] = 1;
+        continue;
+      }
+      let sum = 0;
+      for (let k = 1; k <= q; k++) sum += 1 + ((k * (h + 3) + q) % 7);
+      out[base] = sink;
+      for (let k = 1; k <= q; k++) out[base + k] = ((1 - sink) * (1 + ((k * (h + 3) + q) % 7))) / sum;
+    }
+  return out;
+}
