@@ -11,6 +11,7 @@ import { useFigurePx } from '../common/useFigurePx';
 import { ViewHeader } from '../common/ViewHeader';
 import { ContextPicker } from '../loop/ContextPicker';
 import { MessageInspector } from '../loop/MessageInspector';
+import { AttentionControls } from './AttentionControls';
 import { HeatmapSection } from './HeatmapSection';
 import { SinkPanel } from './SinkPanel';
 import { TokensSection } from './TokensSection';
@@ -55,9 +56,11 @@ export function AttentionTab({ data, shown, view, onView, selected, onSelect, mo
           { key: 'layer', label: t('fact.layer'), value: shown.layer },
           { key: 'head', label: null, value: headLabel(t, shown.head) },
         ]}
-      >
+      />
+      <div className="controls" data-role="attention-toolbar">
         <ContextPicker data={data} onContext={onContext} />
-      </ViewHeader>
+        <AttentionControls view={view} layers={shown.layers} heads={shown.heads} onChange={onView} />
+      </div>
       <div ref={figureRef} style={{ display: 'flex', gap: 'var(--sp-4)', alignItems: 'flex-start', flexWrap: 'wrap' }}>
         <div style={{ flex: '0 0 auto' }}>
           {shown.matrix && (

@@ -1,5 +1,5 @@
 'use client';
-// The heatmap panel: the view controls, the exportable figure (labelled heatmap with pinned strips and its
+// The heatmap panel (its controls are the tab's, above it): the exportable figure (labelled heatmap with pinned strips and its
 // legend, with how much hiding key 0 narrowed the colour range) and the notes on the range. The tab places
 // the sink panel and the tokens beside it.
 import type { ColourRanges } from '../../lib/analysis/attentionView';
@@ -12,7 +12,6 @@ import { formatSig2 } from '../../lib/view/scale';
 import { Legend } from '../charts/Legend';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
-import { AttentionControls } from './AttentionControls';
 import { Heatmap } from './Heatmap';
 import { headLabel, type AttentionView } from './useAttentionView';
 
@@ -32,12 +31,6 @@ export interface HeatmapSectionProps {
 
 /** Width of the colour legend's ramp (CSS px). */
 const LEGEND_PX = 240;
-/** The export frame as a grid whose first row (the PNG / SVG / JSON buttons) takes no height. */
-const FRAME_STYLE = { display: 'grid', gridTemplateRows: '0px auto' } as const;
-/** The body overlaps the buttons' row: it lets clicks through, its parts take them again (pointer-events auto). */
-const BODY_STYLE = { pointerEvents: 'none' } as const;
-/** Room kept at the controls row's right end for the export buttons (CSS px). */
-const EXPORT_BUTTONS_PX = 116;
 
 /** "colour range 0–0.447 → 0–0.062 with key 0 hidden (7.2× narrower)", or null when nothing is left to show. */
 function HideSinkRange({ ranges }: { ranges: ColourRanges }) {
@@ -58,8 +51,6 @@ export function HeatmapSection({ data, shown, matrix, view, onView, model, scena
   return (
     <section className="panel" data-role="heatmap-section" aria-label={t('section.attention')} style={{ display: 'grid', gap: 'var(--sp-1)', width: 'fit-content', maxWidth: '100%' }}>
       <ExportFrame
-        style={FRAME_STYLE}
-        bodyStyle={BODY_STYLE}
         name={`attention-${scenario}-L${layer}-${head}`}
         title={`${model} · ${scenario} · ${t('export.heatmapCaption', { layer, head: headLabel(t, head), scale: view.scale })}`}
         json={() =>
@@ -80,15 +71,7 @@ export function HeatmapSection({ data, shown, matrix, view, onView, model, scena
           })
         }
       >
-        {/*
-          The controls share the export buttons' row: the frame's first grid row is 0 px tall, so its toolbar
-          overlaps the first line's right end, kept free for it (the body lets clicks through; its parts take
-          them back). They take the figure's width and wrap inside it; the export skips them.
-        */}
-        <div data-export-skip="" style={{ width: 0, minWidth: '100%', marginBottom: 'var(--sp-1)', pointerEvents: 'none' }}>
-          <AttentionControls view={view} layers={shown.layers} heads={shown.heads} onChange={onView} reserveRight={EXPORT_BUTTONS_PX} />
-        </div>
-        <div style={{ pointerEvents: 'auto' }}>
+        <div>
           <Heatmap
             matrix={matrix}
             size={data.tokens}

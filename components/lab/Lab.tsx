@@ -19,7 +19,7 @@ import { StepLab } from '../step/StepLab';
 import { AbLab } from '../ab/AbLab';
 import { DataLab, ImportNoteView } from '../data/DataLab';
 import { useImports } from '../hooks/useImports';
-import { ModelDescription, ModelPicker, useModelCards } from './ModelPicker';
+import { ModelDescription, ModelPicker, RuntimeNote, useModelCards } from './ModelPicker';
 import { Alert, DropOverlay, LoadProgress, RunStatus, WorkerNotice } from './Notices';
 import { ShareButton, ShareNoteView } from './ShareBar';
 import { Header, TAB_ORDER, TabBar } from './TabBar';
@@ -102,7 +102,10 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
       {dragging && <DropOverlay />}
       {/* The chrome: everything a projector does not need (hidden in presentation mode). */}
       <div data-chrome="" style={{ display: 'grid', gap: 'var(--sp-2)' }}>
-        <Header lang={s.lang} onLang={s.setLang} />
+        <Header lang={s.lang} onLang={s.setLang}>
+          <RunStatus ready={Boolean(data && shown.matrix && !stage)} tokens={data?.tokens ?? null} layer={shown.layer} stage={stage} context={data ? contextLabel(t, data.context) : ''} relevant={s.tab === 'attention' || s.tab === 'step' || s.tab === 'kv'} />
+          <RuntimeNote provider={phase.kind === 'ready' ? phase.info : null} />
+        </Header>
         <div style={{ display: 'flex', gap: 'var(--sp-2) var(--sp-4)', alignItems: 'center', flexWrap: 'wrap' }}>
           <ModelPicker models={models} value={s.model} onChange={s.setModel} disabled={phase.kind === 'loading'} />
           <ScenarioPicker
@@ -118,11 +121,8 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
             onDelete={s.deleteCustom}
           />
           <ShareButton store={store} onNote={boot.setShareNote} />
-          <span style={{ marginLeft: 'auto' }}>
-            <RunStatus ready={Boolean(data && shown.matrix && !stage)} tokens={data?.tokens ?? null} layer={shown.layer} stage={stage} context={data ? contextLabel(t, data.context) : ''} />
-          </span>
+          <ModelDescription models={models} value={s.model} />
         </div>
-        <ModelDescription models={models} value={s.model} provider={phase.kind === 'ready' ? phase.info : null} />
       </div>
 
       {phase.kind === 'loading' && <LoadProgress model={s.model} stage={phase.stage} fraction={phase.fraction} />}

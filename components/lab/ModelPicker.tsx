@@ -39,20 +39,26 @@ export function ModelPicker({ models, value, onChange, disabled }: Omit<ModelPic
   );
 }
 
-/** The chosen model's one-line description from its card, and the runtime it runs on. */
-export function ModelDescription({ models, value, provider }: Pick<ModelPickerProps, 'models' | 'value' | 'provider'>) {
-  const t = useT();
+/** The chosen model's one-line description from its card (the whole of it in the title). */
+export function ModelDescription({ models, value }: Pick<ModelPickerProps, 'models' | 'value'>) {
   const lang = useLang();
   const card = models.find((m) => m.id === value)?.card ?? null;
   const text = card ? (lang === 'zh' ? card.descriptionZh : card.description) : '';
   return (
-    <div className="muted small" style={{ display: 'flex', gap: 'var(--sp-3)', minWidth: 0 }}>
-      {/* One line; the whole description is the title (the model card holds the rest). */}
-      <span data-role="model-description" title={text} style={{ flex: 1, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-        {text}
-      </span>
-      {provider && <span data-role="model-runtime" style={{ whiteSpace: 'nowrap' }}>{t('model.provider', { provider: provider.provider, threads: provider.numThreads || 1 })}</span>}
-    </div>
+    <span data-role="model-description" className="muted small" title={text} style={{ flex: '1 1 200px', minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+      {text}
+    </span>
+  );
+}
+
+/** Which runtime the loaded model runs on. */
+export function RuntimeNote({ provider }: { provider: LoadResult | null }) {
+  const t = useT();
+  if (!provider) return null;
+  return (
+    <span data-role="model-runtime" className="muted small" style={{ whiteSpace: 'nowrap' }}>
+      {t('model.provider', { provider: provider.provider, threads: provider.numThreads || 1 })}
+    </span>
   );
 }
 

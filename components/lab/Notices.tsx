@@ -47,10 +47,12 @@ export interface RunStatusProps {
   stage: RunStage | null;
   /** Which prompt of the agent loop the run shows, as the page names it. */
   context: string;
+  /** Whether the shown tab reads this run (the A/B and data tabs show other prompts: the line stays blank there). */
+  relevant: boolean;
 }
 
 /** One line: what the run is doing, or which prompt the views were computed on. */
-export function RunStatus({ ready, tokens, layer, stage, context }: RunStatusProps) {
+export function RunStatus({ ready, tokens, layer, stage, context, relevant }: RunStatusProps) {
   const t = useT();
   return (
     <div id="status" className="small" data-ready={ready ? 'true' : 'false'} data-tokens={tokens ?? 0} data-layer={layer} style={{ minHeight: 20, whiteSpace: 'nowrap' }} aria-live="polite">
@@ -58,7 +60,7 @@ export function RunStatus({ ready, tokens, layer, stage, context }: RunStatusPro
         <span>
           <progress style={{ width: 90, verticalAlign: 'middle' }} /> {t(stage === 'running' ? 'run.running' : 'run.rendering')}
         </span>
-      ) : tokens !== null ? (
+      ) : tokens !== null && relevant ? (
         t('status.context', { tokens, context })
       ) : (
         ''

@@ -1,6 +1,7 @@
 'use client';
 // The page's header (title, tagline, language switch) and the bar of tabs, which also holds the
 // presentation-mode switch (the tab bar stays visible while presenting, so views can still be changed).
+import type { ReactNode } from 'react';
 import type { Lang } from '../../lib/i18n';
 import type { Tab } from '../../lib/state/store';
 import { useT } from '../common/i18n';
@@ -45,14 +46,16 @@ export function TabBar({ value, onChange, present, onPresent }: { value: Tab; on
   );
 }
 
-export function Header({ lang, onLang }: { lang: Lang; onLang: (l: Lang) => void }) {
+/** Title and tagline; `children` (the run's status, the runtime) sit at the right, before the language switch. */
+export function Header({ lang, onLang, children }: { lang: Lang; onLang: (l: Lang) => void; children?: ReactNode }) {
   const t = useT();
   return (
-    <header style={{ display: 'flex', gap: 'var(--sp-3)', alignItems: 'baseline', flexWrap: 'wrap' }}>
+    <header style={{ display: 'flex', gap: 'var(--sp-3)', alignItems: 'center', flexWrap: 'wrap' }}>
       <h1>kvscope</h1>
       <span className="muted" style={{ flex: 1, fontSize: 'var(--fs-sm)' }}>
         {t('app.tagline')}
       </span>
+      {children}
       <LanguageSwitch lang={lang} onChange={onLang} />
     </header>
   );

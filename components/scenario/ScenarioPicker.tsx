@@ -26,7 +26,7 @@ export function ScenarioPicker({ value, custom, onChange, onCopy, onNew, onRenam
     <div data-role="scenario-picker" style={{ display: 'flex', gap: 10, alignItems: 'center', flexWrap: 'wrap' }}>
       <label>
         {t('scenario.label')}{' '}
-        <select value={value} onChange={(e) => onChange(e.target.value)} style={{ maxWidth: 460 }}>
+        <select value={value} onChange={(e) => onChange(e.target.value)} style={{ maxWidth: 340 }}>
           <ScenarioOptions custom={custom} />
         </select>
       </label>
