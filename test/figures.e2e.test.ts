@@ -51,7 +51,7 @@ async function open(w: number, h: number, opts: { lang?: 'en' | 'zh'; query?: st
   await page.goto(server.url + '/');
   await page.evaluate(() => localStorage.clear());
   await page.goto(server.url + '/' + (opts.query ?? ''));
-  await page.waitForSelector(READY.attention, { timeout: 90_000 });
+  await page.waitForSelector(READY.attention, { timeout: 90_000, state: 'attached' });
   if (opts.lang === 'zh') {
     await page.click('[data-lang="zh"]');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');

@@ -84,7 +84,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
 
   return (
     <main
-      style={{ padding: 'var(--sp-3) var(--sp-5) 40px', display: 'grid', gap: 'var(--sp-3)', maxWidth: 1400, position: 'relative' }}
+      style={{ padding: 'var(--sp-3) var(--sp-5) 40px', display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--sp-3)', maxWidth: 1400, position: 'relative' }}
       // Files dropped anywhere on the page are imported (request bodies, run logs, attention files).
       onDragOver={(e) => {
         if (!e.dataTransfer.types.includes('Files')) return;
@@ -101,7 +101,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
     >
       {dragging && <DropOverlay />}
       {/* The chrome: everything a projector does not need (hidden in presentation mode). */}
-      <div data-chrome="" style={{ display: 'grid', gap: 'var(--sp-2)' }}>
+      <div data-chrome="" style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--sp-2)' }}>
         <Header lang={s.lang} onLang={s.setLang}>
           <RunStatus ready={Boolean(data && shown.matrix && !stage)} tokens={data?.tokens ?? null} layer={shown.layer} stage={stage} context={data ? contextLabel(t, data.context) : ''} relevant={s.tab === 'attention' || s.tab === 'step' || s.tab === 'kv'} />
           <RuntimeNote provider={phase.kind === 'ready' ? phase.info : null} />
