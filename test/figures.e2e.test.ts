@@ -142,11 +142,14 @@ test('北京: both axes show the tokens; selecting a token outlines its row in t
   await page.close();
 });
 
-test('sink model, whole Vancouver conversation (478 tokens): the key-0 column is drawn at least 4 CSS px wide', async () => {
+test('sink model, whole Vancouver conversation (478 tokens), last layer: the key-0 column is drawn at least 4 CSS px wide, and bright', async () => {
   const { page, errors } = await open(1280, 800);
   await page.selectOption('[data-role="model-picker"] select', 'kvscope-tiny-sink');
   await page.click('[data-role="context-picker"] [data-context="all"]');
   await page.waitForSelector('#status[data-ready="true"][data-tokens="478"]', { timeout: 90_000 });
+  // The sink was seeded in the last layer (the model card says so); layer 0 has none.
+  await page.selectOption('[data-control="layer"]', '3');
+  await page.waitForSelector('#status[data-layer="3"]', { state: 'attached' });
   const strip = page.locator('canvas[data-role="heatmap-pinned"]');
   const columns = ((await strip.getAttribute('data-columns')) ?? '').split(' ').filter(Boolean).map(Number);
   assert.deepEqual(columns, [0], 'key 0 is pinned by default');
@@ -154,6 +157,23 @@ test('sink model, whole Vancouver conversation (478 tokens): the key-0 column is
   assert.ok(box.width / columns.length >= 4, `pinned column ${box.width / columns.length} CSS px wide`);
   const heat = await boxOf(page, 'canvas[data-role="heatmap"]');
   assert.ok(box.y <= heat.y + 1 && box.y + box.height >= heat.y + heat.height - 1, 'the strip spans the matrix rows');
+  // Seen from the back row: the strip is far brighter than the matrix around it (viridis: bright = high weight).
+  const lum = (sel: string) =>
+    page.evaluate((sel) => {
+      const c = document.querySelector(sel) as HTMLCanvasElement;
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let sum = 0;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i] === d[i + 1] && d[i + 1] === d[i + 2]) continue; // grey: the masked triangle
+        sum += 0.2126 * d[i]! + 0.7152 * d[i + 1]! + 0.0722 * d[i + 2]!;
+        n++;
+      }
+      return sum / Math.max(1, n);
+    }, sel);
+  const stripLum = await lum('canvas[data-role="heatmap-pinned"]');
+  const matrixLum = await lum('canvas[data-role="heatmap"]');
+  assert.ok(stripLum > matrixLum + 60, `key-0 strip luminance ${stripLum.toFixed(0)} vs matrix ${matrixLum.toFixed(0)}`);
   await page.screenshot({ path: `${OUT}/en-1280x800-sink-478.png` });
   assert.deepEqual(errors, []);
   await page.close();
