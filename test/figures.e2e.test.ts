@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
+import { countColour } from './helpers/pixels';
 import { launchChromium } from './helpers/browser';
 import { serveStatic } from './helpers/staticServer';
 import { ensureBuiltOut } from './helpers/staticBuild';
@@ -216,24 +217,3 @@ test('presentation mode: ?present=1 hides the chrome, the heatmap grows, PageDow
   await page.close();
 });
 
-/** Pixels of a PNG within ±24 per channel of a colour, decoded by the browser itself. */
-async function countColour(page: Page, png: Buffer, hex: string): Promise<number> {
-  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  return page.evaluate(
-    async ({ b64, rgb }) => {
-      const img = new Image();
-      img.src = 'data:image/png;base64,' + b64;
-      await img.decode();
-      const c = document.createElement('canvas');
-      c.width = img.width;
-      c.height = img.height;
-      const ctx = c.getContext('2d')!;
-      ctx.drawImage(img, 0, 0);
-      const d = ctx.getImageData(0, 0, c.width, c.height).data;
-      let n = 0;
-      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - rgb[0]!) <= 24 && Math.abs(d[i + 1]! - rgb[1]!) <= 24 && Math.abs(d[i + 2]! - rgb[2]!) <= 24) n++;
-      return n;
-    },
-    { b64: png.toString('base64'), rgb },
-  );
-}

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium, trackedPage } from './helpers/browser';
+import { countColour } from './helpers/pixels';
 import { serveHarness } from './helpers/harness';
 import { makeScale, MASK_RGB, sampleColormap } from '../lib/view/colormap';
 import { cellAt, fitAll, pointAt, visibleCells, zoomCentre, pan, type Viewport } from '../lib/view/viewport';
@@ -291,27 +292,6 @@ test('devicePixelRatio 2: the backing store has twice the CSS pixels and cells k
 const windowState = (page: Page) => page.evaluate(() => window.__heatmap);
 const count = (page: Page, selector: string) => page.locator(selector).count();
 
-/** Counts pixels within ±tol per channel of `hex` in a PNG, decoded by the page itself. */
-async function countColour(page: Page, png: Buffer, hex: string, tol = 24): Promise<number> {
-  const rgb = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  return page.evaluate(
-    async ({ b64, rgb, tol }) => {
-      const img = new Image();
-      img.src = 'data:image/png;base64,' + b64;
-      await img.decode();
-      const c = document.createElement('canvas');
-      c.width = img.width;
-      c.height = img.height;
-      const ctx = c.getContext('2d')!;
-      ctx.drawImage(img, 0, 0);
-      const d = ctx.getImageData(0, 0, c.width, c.height).data;
-      let n = 0;
-      for (let i = 0; i < d.length; i += 4) if (Math.abs(d[i]! - rgb[0]!) <= tol && Math.abs(d[i + 1]! - rgb[1]!) <= tol && Math.abs(d[i + 2]! - rgb[2]!) <= tol) n++;
-      return n;
-    },
-    { b64: png.toString('base64'), rgb, tol },
-  );
-}
 
 test('axis labels: every token of a 17-token matrix on both axes, at its row and column; cut to the gutter', async () => {
   const T = 17;
@@ -541,7 +521,7 @@ test('the tooltip names each token\'s message and segment: tools block, messages
   assert.deepEqual(zh.errors, []);
 });
 
-test('the heatmap panel: fits px + 190 wide with the controls on the export buttons\' row; hiding key 0 says how much the range narrowed; tokens tinted by the selected row', async () => {
+test('the heatmap panel: fits px + 190 wide; hiding key 0 says how much the range narrowed; tokens tinted by the selected row', async () => {
   const T = 100;
   const px = 460;
   const q = 60;
@@ -554,11 +534,10 @@ test('the heatmap panel: fits px + 190 wide with the controls on the export butt
   const section = (await page.locator('[data-role="heatmap-section"]').boundingBox())!;
   const canvas = (await page.locator('canvas[data-role="heatmap"]').boundingBox())!;
   assert.ok(section.width <= px + 190, `panel ${section.width} CSS px wide for a ${px} px matrix`);
-  assert.ok(canvas.y - section.y <= 160, `matrix starts ${canvas.y - section.y} px below the panel's top`);
-  // The export buttons still take clicks where the controls' first line leaves them room.
+  // The tab's view controls sit above the panel; inside it, only the export buttons, the zoom row and the axis labels.
+  assert.ok(canvas.y - section.y <= 130, `matrix starts ${canvas.y - section.y} px below the panel's top`);
   const png = (await page.locator('[data-role="heatmap-section"] [data-export="png"]').boundingBox())!;
   assert.equal(await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.getAttribute('data-export'), [png.x + png.width / 2, png.y + png.height / 2]), 'png');
-  assert.ok((await page.locator('[data-role="attention-controls"]').boundingBox())!.y < png.y + png.height, 'controls on the buttons\' row');
 
   // The same numbers in Node: layer 0 of the made-up run, head mean.
   const mean = reduceHeads({ data: sinkAttention(T, 4, 0.85), dims: [4, T, T] }, 'mean').data;

@@ -94,7 +94,7 @@ export function MessageInspector({ run, prompts, shown, onShow, conversationToke
         })}
         {onShow && conversationTokens !== null && (
           <div
-            data-call="all"
+            data-conversation=""
             data-shown={shown?.kind === 'conversation' ? 'true' : 'false'}
             style={{
               minWidth: 180,

@@ -3,10 +3,11 @@
 //   ?kind=ramp|sink&T=64&px=256&spans=1|agent&lang=en&pinned=0,5&selected=3&labels=words&legend=1&own=1
 // The selection and the pinned columns live in a wrapper's state (as the app's store holds them) and are
 // mirrored on window.__heatmap for the test; own=1 leaves both to the heatmap itself (as the imported view).
-// mode=section renders the Attention tab's figure row instead: HeatmapSection (controls, figure, legend)
-// beside the tokens and the sink panel, on a made-up sink-model run of T tokens (&hide=1 hides key 0).
+// mode=section renders the Attention tab's controls and figure row instead: AttentionControls above
+// HeatmapSection (figure, legend) beside the tokens and the sink panel, on a made-up sink-model run of T tokens (&hide=1 hides key 0).
 import { createElement as h, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { AttentionControls } from '../../components/attention/AttentionControls';
 import { Heatmap } from '../../components/attention/Heatmap';
 import { Legend } from '../../components/charts/Legend';
 import { LangProvider } from '../../components/common/i18n';
@@ -73,10 +74,12 @@ function Section() {
   const [selected, setSelected] = useState<number | null>(initialSelected);
   window.__heatmap = { selected, pinned: view.pinned };
   const shown = useAttentionView(data, view);
+  const onView = (p: Partial<ViewSettings>) => setView((v) => ({ ...v, ...p }));
   return h(
     'div',
     { style: { display: 'flex', gap: 16, alignItems: 'flex-start', flexWrap: 'wrap', width: Number(params.get('width') ?? 1240) } },
-    h('div', { style: { flex: '0 0 auto' } }, h(HeatmapSection, { data, shown, matrix: shown.matrix!, view, onView: (p: Partial<ViewSettings>) => setView((v) => ({ ...v, ...p })), model: 'kvscope-tiny-sink', scenario: 'made-up', selected, onSelect: setSelected, px })),
+    h('div', { className: 'controls', style: { flex: '1 0 100%' } }, h(AttentionControls, { view, layers: shown.layers, heads: shown.heads, onChange: onView })),
+    h('div', { style: { flex: '0 0 auto' } }, h(HeatmapSection, { data, shown, matrix: shown.matrix!, view, onView, model: 'kvscope-tiny-sink', scenario: 'made-up', selected, onSelect: setSelected, px })),
     h(
       'div',
       { style: { flex: '1 1 420px', minWidth: 0, display: 'grid', gap: 12 } },
