@@ -14,6 +14,8 @@ const isolation = [
 /** @type {import('next').NextConfig} */
 const config = {
   output: 'export',
+  // /lessons/<slug>/ as a folder with index.html: any static server (scripts/serve.mjs too) serves it.
+  trailingSlash: true,
   reactStrictMode: true,
   images: { unoptimized: true },
   turbopack: {

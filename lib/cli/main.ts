@@ -24,6 +24,16 @@ usage:
   kvscope log     <file> [--alpha 0.1] [--window <tokens>] [--output-price <ratio>] [--json]
                   an agent run log (result JSON with tracker_calls, a page capture of it, or a list of calls):
                   context growth per call and what an append-only prefix cache would save
+  kvscope streaming --model <dir> [--text <file>] [--window 128] [--sink 4] [--tokens N] [--json]
+                  the StreamingLLM experiment: per-token NLL and perplexity of a text decoded token by token
+                  with the last W keys, the first k plus the last W − k, and full attention
+                  (default text examples/streaming/calllimit-heldout.txt)
+  kvscope loop    [--model <dir>] [--scenario vancouver] [--max-calls 4] [--seed 1] [--status off|replace|append]
+                  [--replace-at fixed|end] [--sampling config|greedy] [--max-new-tokens 160] [--phone-limit 3]
+                  [--runlog <file>] [--json]
+                  the live agent loop: the model calls the simulated tools, results are appended, it is called
+                  again on the same K/V cache; per call the messages, prompt tokens, tokens reused from the
+                  cache and recomputed, and the decision (sampled with generation_config.json, seeded)
 
 scenarios: ${SCENARIOS.map((s) => (s.variants ? `${s.id} (variants: ${s.variants.map((v) => v.id).join(', ')})` : s.id)).join(', ')}
 
@@ -39,6 +49,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   'kv-diff': async () => (await import('./kvDiff')).kvDiff,
   ab: async () => (await import('./ab')).ab,
   log: async () => (await import('./log')).log,
+  streaming: async () => (await import('./streaming')).streaming,
+  loop: async () => (await import('./loop')).loop,
 };
 
 /** Known user-facing error classes: their message is the whole story. */

@@ -1,4 +1,5 @@
-// The engine: one ONNX session over a built graph plus the K/V cache it grows (prefill, extend, fork).
+// The engine: one ONNX session over a built graph plus the K/V cache it grows (prefill, extend, fork) and,
+// for the StreamingLLM experiment, thins (evict).
 // Takes the onnxruntime-web module as a parameter so the same code runs in Node, a worker, WASM or WebGPU.
 
 import type * as OrtModule from 'onnxruntime-web';
@@ -68,6 +69,22 @@ export interface LayerCache {
   v: Float32Array;
 }
 
+/** The entries `keep` (ascending cache indices) of a cache of `from` entries, as a new cache of keep.length. */
+function gatherCache(c: LayerCache, kvHeads: number, from: number, keep: readonly number[], headDim: number): LayerCache {
+  const n = keep.length;
+  const k = new Float32Array(kvHeads * n * headDim);
+  const v = new Float32Array(kvHeads * n * headDim);
+  for (let h = 0; h < kvHeads; h++) {
+    keep.forEach((i, j) => {
+      const src = (h * from + i) * headDim;
+      const dst = (h * n + j) * headDim;
+      k.set(c.k.subarray(src, src + headDim), dst);
+      v.set(c.v.subarray(src, src + headDim), dst);
+    });
+  }
+  return { k, v };
+}
+
 function sliceCache(c: LayerCache, kvHeads: number, from: number, to: number, headDim: number): LayerCache {
   if (to === from) return { k: c.k, v: c.v };
   const n = to;
@@ -92,6 +109,10 @@ export class EngineSession {
   private ort: Ort;
   private cache: LayerCache[];
   private _ids: number[] = [];
+  /** The absolute (RoPE) position of each cache entry: 0…length−1 until an evict leaves gaps. */
+  private _positions: number[] = [];
+  /** The position the next token gets: one past the last token run (not the cache length once evicted). */
+  private _next = 0;
   private busy = false;
 
   private constructor(ort: Ort, session: OrtModule.InferenceSession, config: ModelConfig, options: GraphOptions, provider: ExecutionProvider, weightType: 'float32' | 'float16', buildMs: number) {
@@ -142,6 +163,18 @@ export class EngineSession {
   get length(): number {
     return this._ids.length;
   }
+  /** The absolute position of each cache entry (ascending; equal to the index until an evict). */
+  get positions(): readonly number[] {
+    return this._positions;
+  }
+  /** The position id the next extended token gets. Equals `length` unless entries were evicted. */
+  get nextPosition(): number {
+    return this._next;
+  }
+  /** True while cache index and position agree for every entry and for the next token (no eviction gap). */
+  get contiguous(): boolean {
+    return this._next === this._ids.length;
+  }
 
   /** Runs `ids` from an empty cache. Bad input is refused before the cache is touched. */
   async prefill(ids: number[], attnRows?: number[]): Promise<RunResult> {
@@ -161,7 +194,17 @@ export class EngineSession {
     if (ids.length === 0) throw new EngineError('nothing to run: no tokens given');
     const c = this.config;
     const past = fromScratch ? 0 : this._ids.length;
-    if (past + ids.length > c.maxPositions) throw new EngineError(`${past + ids.length} tokens exceed the model's context of ${c.maxPositions} (max_position_embeddings)`);
+    // The position of the first new token: its true position in the text, which after an evict is past the
+    // cache length (kept keys keep the RoPE rotation of their true positions; see `evict`).
+    const start = fromScratch ? 0 : this._next;
+    if (start + ids.length > c.maxPositions) throw new EngineError(`${start + ids.length} tokens exceed the model's context of ${c.maxPositions} (max_position_embeddings)`);
+    // The graph's causal mask compares a key's cache index with the query's position id. Past entries sit at
+    // indices < past ≤ start, so every kept key is visible to every new query, which is right. A new token i
+    // sits at index past + i; query j (position start + j) must see it only for i ≤ j, i.e. only when
+    // start = past. After an evict start > past, so a chunk's queries would see later tokens of the same
+    // chunk: refused. One token at a time is always correct (it sees the kept keys and itself).
+    if (!fromScratch && ids.length > 1 && start !== past)
+      throw new EngineError(`after an evict the cache holds ${past} entries but the next position is ${start}: extend one token at a time (a chunk would see its own later tokens through the index-based causal mask)`);
     for (const id of ids) if (!Number.isInteger(id) || id < 0 || id >= c.vocabSize) throw new EngineError(`token id ${id} is outside the vocabulary (0…${c.vocabSize - 1})`);
     if (attnRows && !(this.options.attention !== 'none' && this.options.attentionRows === 'input')) {
       throw new EngineError("attention rows were given but this graph returns every row (build it with attentionRows 'input')");
@@ -171,14 +214,14 @@ export class EngineSession {
     const ort = this.ort;
     const feeds: Record<string, OrtModule.Tensor> = {
       [io.inputIds]: new ort.Tensor('int64', BigInt64Array.from(ids.map(BigInt)), [T]),
-      [io.positionIds]: new ort.Tensor('int64', BigInt64Array.from(ids.map((_, i) => BigInt(past + i))), [T]),
+      [io.positionIds]: new ort.Tensor('int64', BigInt64Array.from(ids.map((_, i) => BigInt(start + i))), [T]),
     };
-    let rows = ids.map((_, i) => past + i);
+    let rows = ids.map((_, i) => start + i);
     if (this.options.attention !== 'none' && this.options.attentionRows === 'input') {
       const want = attnRows ?? rows;
-      for (const r of want) if (r < past || r >= past + T) throw new EngineError(`attention row ${r} is not among this call's positions ${past}…${past + T - 1}`);
+      for (const r of want) if (r < start || r >= start + T) throw new EngineError(`attention row ${r} is not among this call's positions ${start}…${start + T - 1}`);
       rows = want;
-      feeds[io.attnRows] = new ort.Tensor('int64', BigInt64Array.from(want.map((r) => BigInt(r - past))), [want.length]);
+      feeds[io.attnRows] = new ort.Tensor('int64', BigInt64Array.from(want.map((r) => BigInt(r - start))), [want.length]);
     }
     for (let l = 0; l < c.numLayers; l++) {
       feeds[io.pastKey(l)] = new ort.Tensor('float32', this.cache[l]!.k, [c.numKvHeads, past, c.headDim]);
@@ -201,6 +244,8 @@ export class EngineSession {
     if (this.options.presentKv) {
       for (let l = 0; l < c.numLayers; l++) this.cache[l] = { k: get(io.presentKey(l)).data, v: get(io.presentValue(l)).data };
       this._ids = [...this._ids, ...ids];
+      this._positions = [...this._positions, ...ids.map((_, i) => start + i)];
+      this._next = start + T;
     }
     const attention = this.options.attention === 'none' ? [] : Array.from({ length: c.numLayers }, (_, l) => get(io.attn(l)));
     return { logits: this.options.logits === 'none' ? undefined : get(io.logits), attention, rows, pastLength: past, length: this._ids.length, ms };
@@ -214,6 +259,31 @@ export class EngineSession {
     const from = this._ids.length;
     this.cache = this.cache.map((layer) => sliceCache(layer, c.numKvHeads, from, length, c.headDim));
     this._ids = this._ids.slice(0, length);
+    this._positions = this._positions.slice(0, length);
+    // The next token follows the last entry kept (its true position; `length` on an un-evicted cache).
+    this._next = length === 0 ? 0 : this._positions[length - 1]! + 1;
+  }
+
+  /**
+   * Drops every cache entry whose index is not in `keep` (strictly ascending cache indices), in every layer,
+   * keeping the others' K and V as they are (bit for bit) and their true positions. The next token still
+   * gets the position after the last token run (`nextPosition`), so a kept key keeps its true distance to
+   * every later query: the cache holds post-RoPE keys, and they are not re-rotated. (StreamingLLM's paper
+   * instead re-assigns positions inside the cache, 0…W−1; see docs/CONCEPTS.md, "StreamingLLM experiment".)
+   * After an evict, `extend` takes one token at a time (see `run`).
+   */
+  evict(keep: readonly number[]): void {
+    if (this.busy) throw new EngineError('engine is busy with another call');
+    const from = this._ids.length;
+    keep.forEach((i, j) => {
+      if (!Number.isInteger(i) || i < 0 || i >= from) throw new EngineError(`cannot keep cache entry ${i}: the cache holds ${from} entries`);
+      if (j > 0 && i <= keep[j - 1]!) throw new EngineError('evict: the entries to keep must be strictly ascending cache indices');
+    });
+    if (keep.length === from) return;
+    const c = this.config;
+    this.cache = this.cache.map((layer) => gatherCache(layer, c.numKvHeads, from, keep, c.headDim));
+    this._ids = keep.map((i) => this._ids[i]!);
+    this._positions = keep.map((i) => this._positions[i]!);
   }
 
   /** A copy of the cache (K and V per layer, [kvHeads, length, headDim]). */

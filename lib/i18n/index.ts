@@ -14,6 +14,8 @@ import { runlogStrings } from './runlog';
 import { importedStrings } from './imported';
 import { dataStrings } from './data';
 import { shellStrings } from './shell';
+import { lessonsStrings } from './lessons';
+import { streamingStrings } from './streaming';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -32,6 +34,8 @@ export const STRINGS = {
   ...importedStrings,
   ...dataStrings,
   ...shellStrings,
+  ...lessonsStrings,
+  ...streamingStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;

@@ -1,0 +1,36 @@
+// Strings of the lessons pages (/lessons/ and /lessons/<slug>/). The lessons' own prose lives in lib/lessons.
+import type { Dict } from './types';
+
+export const lessonsStrings = {
+  'lessons.title': { en: 'Lessons', zh: '课程' },
+  'lessons.intro': {
+    en: 'Guided walks through the chapter on context engineering. Each step sets up the live view and points at what to notice, computed from the tensors of the run you are looking at.',
+    zh: '按步骤讲解“上下文工程”一章。每一步都会配置好实时视图，并指出值得注意的地方——这些数字都来自你眼前这次运行的张量。',
+  },
+  'lessons.steps': { en: '{n} steps', zh: '{n} 步' },
+  'lessons.open': { en: 'Open the lesson', zh: '打开课程' },
+  'lessons.all': { en: '← All lessons', zh: '← 全部课程' },
+  'lessons.lab': { en: 'Open the lab', zh: '打开实验台' },
+  'lessons.stepOf': { en: 'Step {i} of {n}', zh: '第 {i} 步，共 {n} 步' },
+  'lessons.prev': { en: '← Previous', zh: '← 上一步' },
+  'lessons.next': { en: 'Next →', zh: '下一步 →' },
+  'lessons.link': { en: 'Link to this step', zh: '本步链接' },
+  'lessons.keys': { en: 'Keys: ← / → move between steps.', zh: '按键：← / → 在各步之间切换。' },
+  'lessons.notice': { en: 'What to notice', zh: '值得注意' },
+  'lessons.missingTag': { en: 'not shown by this model', zh: '此模型未呈现' },
+  'lessons.loading': { en: 'Loading {model} … {pct} %', zh: '正在加载 {model} … {pct} %' },
+  'lessons.running': { en: 'Running the prompt on {model} …', zh: '正在 {model} 上运行提示 …' },
+  'lessons.computing': { en: 'Waiting for the run …', zh: '等待运行结果 …' },
+  'lessons.present': { en: 'Present', zh: '演示' },
+  'lessons.exitPresent': { en: 'Exit presentation', zh: '退出演示' },
+  'lessons.notFound': { en: 'No lesson named “{slug}”.', zh: '没有名为“{slug}”的课程。' },
+  'lessons.model': { en: 'model', zh: '模型' },
+  'lessons.scenario': { en: 'scenario', zh: '场景' },
+  'lessons.sinkAria': { en: 'Sink score of token 0 per layer, {model}', zh: '{model} 各层 token 0 的 sink 分数' },
+  'lessons.sinkX': { en: 'layer', zh: '层' },
+  'lessons.sinkY': { en: 'sink score', zh: 'sink 分数' },
+  'lessons.sinkTip': { en: 'layer {layer}: {score} (uniform {uniform})', zh: '第 {layer} 层：{score}（均匀分布 {uniform}）' },
+  'lessons.tokensTitle': { en: 'What the model reads: {n} tokens', zh: '模型读到的内容：{n} 个 token' },
+  'lessons.focus': { en: 'first “{segment}” token selected', zh: '已选中第一个“{segment}”token' },
+  'lessons.failed': { en: 'The run failed: {message}', zh: '运行失败：{message}' },
+} satisfies Dict;
