@@ -103,6 +103,9 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
       {/* The chrome: everything a projector does not need (hidden in presentation mode). */}
       <div data-chrome="" style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--sp-2)' }}>
         <Header lang={s.lang} onLang={s.setLang}>
+          <a href="/lessons/" data-role="lessons-link" style={{ fontSize: 'var(--fs-sm)' }}>
+            {t('lessons.title')}
+          </a>
           <RunStatus ready={Boolean(data && shown.matrix && !stage)} tokens={data?.tokens ?? null} layer={shown.layer} stage={stage} context={data ? contextLabel(t, data.context) : ''} relevant={s.tab === 'attention' || s.tab === 'step' || s.tab === 'kv'} />
           <RuntimeNote provider={phase.kind === 'ready' ? phase.info : null} />
         </Header>
