@@ -179,3 +179,17 @@ test('parseModelCard: quoted and bare values, missing front matter and descripti
   assert.throws(() => parseModelCard('# no front matter'), /no front matter/);
   assert.throws(() => parseModelCard('---\nlicense: x\n---\n'), /no description/);
 });
+
+test('the second model of a side-by-side view must be an embedded model; the view keeps it across a reload', async () => {
+  const storage = new MemoryStorage();
+  const a = await fresh(storage);
+  a.getState().setCompare('kvscope-tiny-sink');
+  assert.equal(a.getState().compare, 'kvscope-tiny-sink');
+  a.getState().setCompare('not-a-model');
+  assert.equal(a.getState().compare, 'kvscope-tiny-sink', 'an unknown model is refused');
+  const b = await fresh(storage);
+  assert.equal(b.getState().compare, 'kvscope-tiny-sink');
+  b.getState().setCompare(null);
+  assert.equal(b.getState().compare, null);
+  assert.equal(sanitizePersisted({ ...defaultState(), compare: 'gpt-5' }).compare, null);
+});

@@ -3,6 +3,7 @@
 // layer, head) with the prompt picker; the heatmap figure sized to fit above the fold, beside the prompt's
 // tokens and the attention-sink panel; then the agent loop call by call (the inspector, which also picks).
 import { useRef } from 'react';
+import type { ChatRequest } from '../../lib/scenarios/types';
 import type { Analysed } from '../../lib/state/analysed';
 import type { ContextChoice, ViewSettings } from '../../lib/state/store';
 import { contextLabel } from '../common/contextLabel';
@@ -12,6 +13,7 @@ import { ViewHeader } from '../common/ViewHeader';
 import { ContextPicker } from '../loop/ContextPicker';
 import { MessageInspector } from '../loop/MessageInspector';
 import { AttentionControls } from './AttentionControls';
+import { CompareFigure } from './CompareFigure';
 import { HeatmapSection } from './HeatmapSection';
 import { SinkPanel } from './SinkPanel';
 import { TokensSection } from './TokensSection';
@@ -32,6 +34,12 @@ export interface AttentionTabProps {
   scenarioName: string;
   context: ContextChoice;
   onContext: (c: ContextChoice) => void;
+  /** The request shown (a second model runs it too). */
+  request: ChatRequest | null;
+  /** A second embedded model shown beside the first, or null; and the models it may be. */
+  compare: string | null;
+  onCompare: (model: string | null) => void;
+  models: readonly string[];
 }
 
 /** What HeatmapSection draws around the square (controls, labels, legend; beside: labels, bands, pinned strips). */
@@ -39,10 +47,13 @@ const FIGURE = { chromeV: 172, chromeH: 190, min: 360, max: 900 };
 /** The side column's smallest width beside the figure. */
 const ASIDE = 420;
 
-export function AttentionTab({ data, shown, view, onView, selected, onSelect, model, scenario, scenarioName, onContext }: AttentionTabProps) {
+export function AttentionTab(props: AttentionTabProps) {
+  const { data, shown, view, onView, selected, onSelect, model, scenario, scenarioName, context, onContext, request, compare, onCompare, models } = props;
   const t = useT();
   const figureRef = useRef<HTMLDivElement>(null);
-  const px = useFigurePx(figureRef, { ...FIGURE, aside: ASIDE }, data?.tokens);
+  const second = compare !== null && compare !== model ? compare : null;
+  // Two figures side by side take the row (the tokens and the sink panel go below); one leaves room beside it.
+  const px = useFigurePx(figureRef, second ? { ...FIGURE, aside: 0, columns: 2, gap: 16 } : { ...FIGURE, aside: ASIDE }, `${data?.tokens}:${second}`);
   if (!data) return null;
   return (
     <>
@@ -60,13 +71,32 @@ export function AttentionTab({ data, shown, view, onView, selected, onSelect, mo
       <div className="controls" data-role="attention-toolbar">
         <ContextPicker data={data} onContext={onContext} />
         <AttentionControls view={view} layers={shown.layers} heads={shown.heads} onChange={onView} />
+        <label title={t('compare.title')}>
+          {t('compare.label')}{' '}
+          <select data-control="compare" value={second ?? ''} onChange={(e) => onCompare(e.target.value || null)}>
+            <option value="">{t('compare.none')}</option>
+            {models
+              .filter((m) => m !== model)
+              .map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+          </select>
+        </label>
       </div>
       <div ref={figureRef} style={{ display: 'flex', gap: 'var(--sp-4)', alignItems: 'flex-start', flexWrap: 'wrap' }}>
-        <div style={{ flex: '0 0 auto' }}>
+        <div style={{ flex: '0 0 auto', display: 'grid', gap: 'var(--sp-1)' }}>
+          {second && <h3 style={{ margin: 0 }}>{model}</h3>}
           {shown.matrix && (
             <HeatmapSection data={data} shown={shown} matrix={shown.matrix} view={view} onView={onView} model={model} scenario={scenario} selected={selected} onSelect={onSelect} px={px} />
           )}
         </div>
+        {second && (
+          <div style={{ flex: '0 0 auto' }}>
+            <CompareFigure model={second} request={request} context={context} view={view} onView={onView} selected={selected} onSelect={onSelect} scenario={scenario} px={px} />
+          </div>
+        )}
         <div style={{ flex: `1 1 ${ASIDE}px`, minWidth: 0, display: 'grid', gap: 'var(--sp-3)' }}>
           <div className="panel">
             <TokensSection data={data} matrix={shown.matrix} selected={selected} onSelect={onSelect} />

@@ -13,24 +13,28 @@ export interface FigureFit {
   aside: number;
   min: number;
   max: number;
+  /** Figures side by side in the width (default 1), `gap` CSS px apart. */
+  columns?: number;
+  gap?: number;
 }
 
 export function fitFigurePx(top: number, width: number, windowH: number, f: FigureFit): number {
   const byHeight = windowH - top - f.chromeV;
-  const byWidth = width - f.aside - f.chromeH;
+  const n = f.columns ?? 1;
+  const byWidth = (width - f.aside - (n - 1) * (f.gap ?? 0)) / n - f.chromeH;
   return Math.round(Math.max(f.min, Math.min(f.max, byHeight, byWidth)));
 }
 
 /** Fits the figure inside `ref`'s element (its top and width), rechecked when `deps` change. */
 export function useFigurePx(ref: RefObject<HTMLElement | null>, fit: FigureFit, dep: unknown): number {
   const [px, setPx] = useState(fit.min);
-  const { chromeV, chromeH, aside, min, max } = fit;
+  const { chromeV, chromeH, aside, min, max, columns = 1, gap = 0 } = fit;
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     const measure = () => {
       const r = el.getBoundingClientRect();
-      setPx(fitFigurePx(r.top + window.scrollY, r.width, window.innerHeight, { chromeV, chromeH, aside, min, max }));
+      setPx(fitFigurePx(r.top + window.scrollY, r.width, window.innerHeight, { chromeV, chromeH, aside, min, max, columns, gap }));
     };
     measure();
     const ro = new ResizeObserver(measure);
@@ -40,6 +44,6 @@ export function useFigurePx(ref: RefObject<HTMLElement | null>, fit: FigureFit, 
       ro.disconnect();
       window.removeEventListener('resize', measure);
     };
-  }, [ref, chromeV, chromeH, aside, min, max, dep]);
+  }, [ref, chromeV, chromeH, aside, min, max, columns, gap, dep]);
   return px;
 }

@@ -155,6 +155,10 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
           scenarioName={scenarioName}
           context={s.context}
           onContext={s.setContext}
+          request={request}
+          compare={s.compare}
+          onCompare={s.setCompare}
+          models={models.map((m) => m.id)}
         />
       )}
       {s.tab === 'step' && engineTab && <StepLab client={engineTab} analysed={data} model={s.model} scenario={s.scenario} custom={s.custom} vocab={engine.loaded?.vocab ?? null} generationConfig={engine.loaded?.generationConfig ?? null} />}

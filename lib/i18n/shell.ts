@@ -32,6 +32,13 @@ export const shellStrings = {
   'fact.head': { en: 'head', zh: '头' },
   'attention.title': { en: 'Attention', zh: '注意力' },
   'attention.axes': { en: 'rows: query tokens · columns: key tokens', zh: '行：查询 token · 列：键 token' },
+  'compare.label': { en: 'beside it', zh: '并排对比' },
+  'compare.none': { en: 'no second model', zh: '不对比' },
+  'compare.title': {
+    en: 'Run the same prompt on a second embedded model and show its heatmap beside the first (its own worker, its own tensors)',
+    zh: '在第二个内置模型上运行同一个提示词，并把它的热图并排显示（独立的 worker，独立的张量）',
+  },
+  'compare.loading': { en: 'loading {model}…', zh: '正在加载 {model}…' },
   'inspector.show': { en: 'show this call', zh: '显示此次调用' },
   'inspector.shown': { en: 'shown above', zh: '正在上方显示' },
 } satisfies Dict;

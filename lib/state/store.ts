@@ -61,6 +61,8 @@ export interface PersistedState {
   selectedToken: number | null;
   /** The agent-loop call (or the whole conversation) the attention run shows. */
   context: ContextChoice;
+  /** A second embedded model shown side by side with `model` on the same prompt (Attention tab), or null. */
+  compare: string | null;
   /** Which lab the page shows. */
   tab: Tab;
 }
@@ -75,6 +77,7 @@ export interface Actions {
   setView(patch: Partial<ViewSettings>): void;
   setSelectedToken(i: number | null): void;
   setContext(c: ContextChoice): void;
+  setCompare(model: string | null): void;
   setTab(tab: Tab): void;
   /** Adds a scenario and selects it; returns its id. */
   createCustom(name: string, text: string, lastGood: ChatRequest | null): string;
@@ -92,7 +95,7 @@ export type KvscopeStore = StoreApi<KvscopeState> & { persist: { rehydrate(): Pr
 export const DEFAULT_VIEW: ViewSettings = { layer: 0, head: 'mean', scale: 'power', gamma: DEFAULT_GAMMA, colormap: 'viridis', hideSink: false, pinned: [0] };
 
 export function defaultState(): PersistedState {
-  return { lang: 'en', model: DEFAULT_MODEL, scenario: DEFAULT_SCENARIO, view: { ...DEFAULT_VIEW }, custom: [], selectedToken: null, context: 'last', tab: 'attention' };
+  return { lang: 'en', model: DEFAULT_MODEL, scenario: DEFAULT_SCENARIO, view: { ...DEFAULT_VIEW }, custom: [], selectedToken: null, context: 'last', compare: null, tab: 'attention' };
 }
 
 const SCALES: readonly ScaleKind[] = ['linear', 'log', 'power'];
@@ -157,6 +160,7 @@ export function sanitizePersisted(raw: unknown): PersistedState {
     custom: custom.slice(-MAX_CUSTOM),
     selectedToken: isInt(raw.selectedToken) ? raw.selectedToken : null,
     context: isContext(raw.context) ? raw.context : d.context,
+    compare: typeof raw.compare === 'string' && EMBEDDED_MODELS.some((m) => m.id === raw.compare) ? raw.compare : null,
     tab: TABS.includes(raw.tab as Tab) ? (raw.tab as Tab) : d.tab,
   };
 }
@@ -246,6 +250,9 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           },
           setView: (patch) => set({ view: sanitizeView({ ...get().view, ...patch }) }),
           setSelectedToken: (i) => set({ selectedToken: i }),
+          setCompare: (model) => {
+            if (model === null || EMBEDDED_MODELS.some((m) => m.id === model)) set({ compare: model });
+          },
           setContext: (c) => {
             if (isContext(c)) set({ context: c, selectedToken: null });
           },
@@ -281,6 +288,7 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           custom: s.custom,
           selectedToken: s.selectedToken,
           context: s.context,
+          compare: s.compare,
           tab: s.tab,
         }),
         // Older or newer versions: keep what still passes sanitising rather than dropping the user's scenarios.
