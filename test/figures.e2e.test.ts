@@ -180,6 +180,25 @@ test('sink model, whole Vancouver conversation (478 tokens), last layer: the key
   await page.close();
 });
 
+test('two models side by side: the sink model beside the default on the same prompt, both on the first screen', async () => {
+  const { page, errors } = await open(1280, 800);
+  await page.selectOption('[data-control="compare"]', 'kvscope-tiny-sink');
+  await page.waitForSelector('[data-role="compare-figure"][data-ready="true"][data-tokens="411"]', { timeout: 90_000 });
+  const heatmaps = page.locator('canvas[data-role="heatmap"]');
+  assert.equal(await heatmaps.count(), 2);
+  const [a, b] = [(await heatmaps.nth(0).boundingBox())!, (await heatmaps.nth(1).boundingBox())!];
+  assert.ok(Math.abs(a.y - b.y) < 2 && b.x > a.x + a.width, 'side by side, same size');
+  assert.ok(a.y + a.height <= 800 && b.x + b.width <= 1280, 'both on the first screen');
+  assert.equal(await overflowX(page), 0);
+  await page.selectOption('[data-control="layer"]', '3');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: `${OUT}/en-1280x800-side-by-side.png` });
+  await page.selectOption('[data-control="compare"]', '');
+  assert.equal(await heatmaps.count(), 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('KV tab: the one changed layer-0 cell of an in-place edit is visible, not hidden under the prefix line', async () => {
   const { page, errors } = await open(1280, 800);
   await showTab(page, 'kv');
