@@ -1,7 +1,8 @@
 'use client';
 // The Attention tab: a header saying what is shown (model, scenario, which call of the agent loop, tokens,
 // layer, head) with the prompt picker; the heatmap figure sized to fit above the fold, beside the prompt's
-// tokens and the attention-sink panel; then the agent loop call by call (the inspector, which also picks).
+// tokens and the attention-sink panel; then the agent loop call by call (the inspector, which also picks), and
+// the loop run live on the model.
 import { useRef } from 'react';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { Analysed } from '../../lib/state/analysed';
@@ -11,6 +12,7 @@ import { useT } from '../common/i18n';
 import { useFigurePx } from '../common/useFigurePx';
 import { ViewHeader } from '../common/ViewHeader';
 import { ContextPicker } from '../loop/ContextPicker';
+import { LiveLoopPanel, type LiveLoopPanelProps } from '../loop/LiveLoopPanel';
 import { MessageInspector } from '../loop/MessageInspector';
 import { AttentionControls } from './AttentionControls';
 import { CompareFigure } from './CompareFigure';
@@ -40,6 +42,8 @@ export interface AttentionTabProps {
   compare: string | null;
   onCompare: (model: string | null) => void;
   models: readonly string[];
+  /** What the live agent loop needs from the page's engine (null while no model is ready). */
+  loop: Pick<LiveLoopPanelProps, 'client' | 'vocab' | 'generationConfig' | 'contextLimit'> | null;
 }
 
 /** What HeatmapSection draws around the square (controls, labels, legend; beside: labels, bands, pinned strips). */
@@ -48,7 +52,7 @@ const FIGURE = { chromeV: 172, chromeH: 190, min: 360, max: 900 };
 const ASIDE = 420;
 
 export function AttentionTab(props: AttentionTabProps) {
-  const { data, shown, view, onView, selected, onSelect, model, scenario, scenarioName, context, onContext, request, compare, onCompare, models } = props;
+  const { data, shown, view, onView, selected, onSelect, model, scenario, scenarioName, context, onContext, request, compare, onCompare, models, loop } = props;
   const t = useT();
   const figureRef = useRef<HTMLDivElement>(null);
   const second = compare !== null && compare !== model ? compare : null;
@@ -109,6 +113,11 @@ export function AttentionTab(props: AttentionTabProps) {
       <div className="panel">
         <MessageInspector run={data.run} prompts={data.callPrompts} shown={data.context} onShow={onContext} conversationTokens={data.conversationDiffers ? data.conversationTokens : null} />
       </div>
+      {loop && (
+        <div className="panel">
+          <LiveLoopPanel {...loop} request={request} model={model} />
+        </div>
+      )}
     </>
   );
 }

@@ -159,6 +159,11 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
           compare={s.compare}
           onCompare={s.setCompare}
           models={models.map((m) => m.id)}
+          loop={
+            engineTab
+              ? { client: engineTab, vocab: engine.loaded?.vocab ?? null, generationConfig: engine.loaded?.generationConfig ?? null, contextLimit: engine.loaded?.info.config.maxPositions ?? null }
+              : null
+          }
         />
       )}
       {s.tab === 'step' && engineTab && <StepLab client={engineTab} analysed={data} model={s.model} scenario={s.scenario} custom={s.custom} vocab={engine.loaded?.vocab ?? null} generationConfig={engine.loaded?.generationConfig ?? null} />}

@@ -16,6 +16,7 @@ import { dataStrings } from './data';
 import { shellStrings } from './shell';
 import { lessonsStrings } from './lessons';
 import { streamingStrings } from './streaming';
+import { loopStrings } from './loop';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -36,6 +37,7 @@ export const STRINGS = {
   ...shellStrings,
   ...lessonsStrings,
   ...streamingStrings,
+  ...loopStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;
