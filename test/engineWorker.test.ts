@@ -299,3 +299,69 @@ describe('the prompt request with the real builder (lib/engine/promptHook)', () 
     port1.close();
   });
 });
+
+describe('the streaming request (StreamingLLM experiment in the worker)', () => {
+  // Compared with lib/analysis/streaming run in this thread on its own session of the same weights (same ORT
+  // build, one thread each: the same kernels), so the NLL arrays must agree bit for bit.
+  test('equals a direct streamingExperiment exactly, reports progress, leaves the main cache alone, cancels, checks its input', { timeout: 120_000 }, async () => {
+    const { streamingExperiment } = await import('../lib/analysis/streaming');
+    const c = new EngineClient(() => startNodeWorker(ENTRY));
+    try {
+      await rejectsWith(c.streaming(ids(10, 1), { window: 4, sink: 1 }), 'not_loaded');
+      await c.load(loadParams());
+      const cached = ids(20, 3);
+      await c.prefill(cached);
+      const kvBefore = await c.readKv(2);
+
+      const text = ids(90, 9);
+      const stages: [string, number][] = [];
+      const got = await c.streaming(text, { window: 24, sink: 3 }, { onProgress: (s, f) => stages.push([s, f]) });
+      ort.env.wasm.numThreads = 1;
+      const own = await EngineSession.create(ort, loadCheckpoint(configText, [shard]), { graph: { logits: 'all', attention: 'none', presentKv: true } });
+      const want = await streamingExperiment(own, text, { window: 24, sink: 3 });
+      await own.dispose();
+      for (const s of ['window', 'sink', 'full'] as const) {
+        assert.equal(got.runs[s].nll.length, 89, s);
+        assert.deepEqual(got.runs[s].nll, want.runs[s].nll, `${s}: NLL bit for bit`);
+        assert.equal(got.runs[s].perplexityAfterFill, want.runs[s].perplexityAfterFill);
+      }
+      assert.notDeepEqual(got.runs.window.nll, got.runs.full.nll, 'eviction changed something (the test can fail)');
+      assert.deepEqual([got.tokens, got.window, got.sink, got.firstEvictedQuery], [90, 24, 3, 24]);
+      assert.equal(got.provider, 'wasm');
+      assert.ok(got.buildMs > 0, 'first use builds the session');
+      const order = [...new Set(stages.map(([s]) => s))];
+      assert.deepEqual(order, ['building', 'window', 'sink', 'full', 'done'], JSON.stringify(stages));
+      assert.deepEqual(stages.map(([, f]) => f), [...stages.map(([, f]) => f)].sort((a, b) => a - b), 'fractions never go back');
+
+      // The main session's cache is untouched: same ids, K/V bit for bit, and the next extend continues it.
+      assert.deepEqual(c.ids, cached);
+      const kvAfter = await c.readKv(2);
+      same(kvAfter.k, kvBefore.k, 'K after streaming');
+      same(kvAfter.v, kvBefore.v, 'V after streaming');
+      assert.equal((await c.extend([7])).pastLength, 20);
+
+      // Second use: the session is reused (no build), the result is the same.
+      const again = await c.streaming(text, { window: 24, sink: 3 });
+      assert.equal(again.buildMs, 0);
+      assert.deepEqual(again.runs.sink.nll, got.runs.sink.nll);
+
+      // Cancel while running: answered 'cancelled' between tokens; the worker then serves the next request.
+      const ac = new AbortController();
+      let seen = false;
+      const long = c.streaming(ids(600, 4), { window: 8, sink: 2 }, { signal: ac.signal, onProgress: (s) => s === 'window' && !seen && ((seen = true), ac.abort()) });
+      await rejectsWith(long, 'cancelled');
+      assert.ok(seen);
+      assert.deepEqual((await c.streaming(text, { window: 24, sink: 3 })).runs.window.nll, got.runs.window.nll);
+
+      // Input checks: as values, before anything runs.
+      await rejectsWith(c.streaming(text, { window: 4, sink: 4 }), 'bad_request');
+      await rejectsWith(c.streaming([1], { window: 4, sink: 1 }), 'bad_request');
+      await rejectsWith(c.streaming([1, 99999], { window: 4, sink: 1 }), 'bad_request');
+      await rejectsWith(c.streaming(ids(4097, 1), { window: 4, sink: 1 }), 'bad_request');
+      assert.equal(checkRequest({ id: 1, type: 'streaming', ids: [1, 2], window: 2, sink: 1 }).ok, true);
+      assert.equal(checkRequest({ id: 1, type: 'streaming', ids: [1, 2], window: 0, sink: 0 }).ok, false);
+    } finally {
+      c.terminate();
+    }
+  });
+});

@@ -13,11 +13,16 @@ import { runOf } from '../lib/agent/run';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
 import { EngineSession } from '../lib/engine/session';
-import { LESSONS, type Callout, type LessonStep } from '../lib/lessons';
+import { LESSONS, type Callout, type LessonExtra, type LessonStep } from '../lib/lessons';
+import { kvLessonRun } from '../lib/lessons/kvPrefix';
+import { patternLessonRun } from '../lib/lessons/harmfulPatterns';
+import { readVocab, type Vocab } from '../lib/prompt/vocab';
 import { SINK_MODELS } from '../lib/lessons/attentionSink';
 import { displayToken } from '../lib/prompt/label';
 import { buildPrompt } from '../lib/prompt/prompt';
-import { createTokenizer } from '../lib/prompt/tokenizer';
+import { createTokenizer, encodeText } from '../lib/prompt/tokenizer';
+import { streamingExperiment } from '../lib/analysis/streaming';
+import { STREAMING_TEXT } from '../lib/lessons/streamingText';
 import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
 import type { Analysed } from '../lib/state/analysed';
 import { conversationDiffers, resolveContext } from '../lib/state/context';
@@ -31,6 +36,8 @@ const TOL = 1e-5;
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let server: Awaited<ReturnType<typeof serveStatic>>;
 const models = new Map<string, { tok: ReturnType<typeof createTokenizer>; engine: EngineSession }>();
+/** K/V-keeping engines for 'kv' steps (what the page's useStepExtra runs in its worker). */
+const kvEngines = new Map<string, { engine: EngineSession; vocab: Vocab }>();
 
 before(async () => {
   ensureBuiltOut((l) => console.log(l));
@@ -40,10 +47,12 @@ before(async () => {
   for (const id of SINK_MODELS) {
     const m = readModelDir(`public/models/${id}`);
     models.set(id, { tok: createTokenizer(m.tokenizerJson, m.tokenizerConfig), engine: await EngineSession.create(nodeOrt(1), m.checkpoint, { graph: { logits: 'none', attention: 'full' } }) });
+    kvEngines.set(id, { engine: await EngineSession.create(nodeOrt(1), m.checkpoint, { graph: { logits: 'none', attention: 'none', presentKv: true } }), vocab: readVocab(m.tokenizerJson) });
   }
 });
 after(async () => {
   models.forEach((m) => m.engine.dispose());
+  kvEngines.forEach((m) => m.engine.dispose());
   await browser?.close();
   await server?.close();
 });
@@ -63,7 +72,29 @@ async function nodeCallouts(step: LessonStep): Promise<Callout[]> {
     const r = await engine.prefill(prompt.ids);
     runs.push({ run, callPrompts, context, conversationTokens: conv.ids.length, conversationDiffers: conversationDiffers(run), prompt, labels: prompt.tokens.map(displayToken), attention: r.attention, tokens: prompt.ids.length });
   }
-  return step.callouts(runs);
+  const extra: LessonExtra = {};
+  if (step.view.kind === 'kv') {
+    const k = kvEngines.get(step.view.models[0]!)!;
+    extra.kv = await kvLessonRun(k.engine, runs[0]!.prompt, k.vocab);
+  }
+  if (step.view.kind === 'patterns') {
+    const { tok } = models.get(step.view.models[0]!)!;
+    extra.patterns = await patternLessonRun(async (req) => buildPrompt(tok, req, { addGenerationPrompt: true }));
+  }
+  if (step.view.kind === 'streaming') {
+    // What the page's worker runs for a 'streaming' step (lib/engine/host `streaming`): the lesson text
+    // tokenized with the model's tokenizer, on a session with every logit and no attention.
+    const v = step.view;
+    extra.streaming = [];
+    for (const model of v.models) {
+      const m = readModelDir(`public/models/${model}`);
+      const ids = encodeText(models.get(model)!.tok, STREAMING_TEXT).slice(0, v.tokens);
+      const e = await EngineSession.create(nodeOrt(1), m.checkpoint, { graph: { logits: 'all', attention: 'none', presentKv: true } });
+      extra.streaming.push(await streamingExperiment(e, ids, { window: v.window, sink: v.sink }));
+      await e.dispose();
+    }
+  }
+  return step.callouts(runs, extra);
 }
 
 interface Shown {

@@ -9,11 +9,19 @@ import { runOf } from '../lib/agent/run';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
 import { EngineSession } from '../lib/engine/session';
-import { calloutParts, calloutText, LESSONS, lessonBySlug, stepFromQuery, type Callout, type LessonStep } from '../lib/lessons';
-import { SINK_HEAD, SINK_LAYER, SINK_MODELS } from '../lib/lessons/attentionSink';
+import { calloutParts, calloutText, LESSONS, lessonBySlug, stepFromQuery, type Callout, type LessonExtra, type LessonStep } from '../lib/lessons';
+import { KV_TOL, kvLessonRun } from '../lib/lessons/kvPrefix';
+import { PATTERN_SEED, patternLessonRun } from '../lib/lessons/harmfulPatterns';
+import { STATUS_ALPHA, STATUS_INTERVAL, STATUS_MESSAGE, STATUS_N } from '../lib/lessons/statusBarCost';
+import { patternRun, PATTERN_MODES } from '../lib/agent/patterns';
+import { readVocab, type Vocab } from '../lib/prompt/vocab';
+import { COLLAPSE_RATIO, SINK_HEAD, SINK_LAYER, SINK_MODELS } from '../lib/lessons/attentionSink';
+import { STREAMING_TEXT, STREAMING_TEXT_FILE } from '../lib/lessons/streamingText';
+import { streamingExperiment, type StreamingResult } from '../lib/analysis/streaming';
+import { readFileSync } from 'node:fs';
 import { displayToken } from '../lib/prompt/label';
 import { buildPrompt, type Prompt } from '../lib/prompt/prompt';
-import { createTokenizer } from '../lib/prompt/tokenizer';
+import { createTokenizer, encodeText } from '../lib/prompt/tokenizer';
 import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
 import type { Analysed } from '../lib/state/analysed';
 import { conversationDiffers, resolveContext } from '../lib/state/context';
@@ -25,7 +33,51 @@ for (const id of SINK_MODELS) {
   const m = readModelDir(`public/models/${id}`);
   models.set(id, { tok: createTokenizer(m.tokenizerJson, m.tokenizerConfig), engine: await EngineSession.create(nodeOrt(1), m.checkpoint, { graph: { logits: 'none', attention: 'full' } }) });
 }
+// A K/V-keeping engine per model for 'kv' steps (the page's worker keeps its cache), and one more for the brute-force check.
+const kvEngines = new Map<string, { engine: EngineSession; check: EngineSession; vocab: Vocab }>();
+for (const id of SINK_MODELS) {
+  const m = readModelDir(`public/models/${id}`);
+  const opts = { graph: { logits: 'none', attention: 'none', presentKv: true } } as const;
+  kvEngines.set(id, { engine: await EngineSession.create(nodeOrt(1), m.checkpoint, opts), check: await EngineSession.create(nodeOrt(1), m.checkpoint, opts), vocab: readVocab(m.tokenizerJson) });
+}
 after(() => models.forEach((m) => m.engine.dispose()));
+after(() => kvEngines.forEach((m) => (m.engine.dispose(), m.check.dispose())));
+
+// 'streaming' steps: the StreamingLLM experiment as the page's worker runs it (lib/engine/host: a session with
+// logits 'all', no attention), on the lesson text tokenized as components/lessons/useStreamingRun does. Once per model.
+const streamingRuns = new Map<string, Promise<StreamingResult>>();
+function streamingOf(model: string, step: LessonStep): Promise<StreamingResult> {
+  const v = step.view;
+  if (v.kind !== 'streaming') throw new Error('not a streaming step');
+  const key = `${model}|${v.window}|${v.sink}|${v.tokens}`;
+  let r = streamingRuns.get(key);
+  if (!r) {
+    r = (async () => {
+      const m = readModelDir(`public/models/${model}`);
+      const ids = encodeText(createTokenizer(m.tokenizerJson, m.tokenizerConfig), STREAMING_TEXT).slice(0, v.tokens);
+      const e = await EngineSession.create(nodeOrt(1), m.checkpoint, { graph: { logits: 'all', attention: 'none', presentKv: true } });
+      try {
+        return await streamingExperiment(e, ids, { window: v.window, sink: v.sink });
+      } finally {
+        await e.dispose();
+      }
+    })();
+    streamingRuns.set(key, r);
+  }
+  return r;
+}
+
+/** What the page's view computes besides the runs (useStepExtra), rebuilt in Node. */
+async function extraOf(step: LessonStep, runs: readonly Analysed[]): Promise<LessonExtra> {
+  if (step.view.kind === 'streaming') return { streaming: await Promise.all(step.view.models.map((m) => streamingOf(m, step))) };
+  if (step.view.kind === 'patterns') {
+    const { tok } = models.get(step.view.models[0]!)!;
+    return { patterns: await patternLessonRun(async (req) => buildPrompt(tok, req, { addGenerationPrompt: true })) };
+  }
+  if (step.view.kind !== 'kv') return {};
+  const k = kvEngines.get(step.view.models[0]!)!;
+  return { kv: await kvLessonRun(k.engine, runs[0]!.prompt, k.vocab) };
+}
 
 /** What useAttentionRun gives the page for a step's model, rebuilt in Node. */
 async function analyse(model: string, step: LessonStep): Promise<Analysed> {
@@ -41,11 +93,12 @@ async function analyse(model: string, step: LessonStep): Promise<Analysed> {
   return { run, callPrompts, context, conversationTokens: conv.ids.length, conversationDiffers: conversationDiffers(run), prompt, labels: prompt.tokens.map(displayToken), attention: r.attention, tokens: prompt.ids.length };
 }
 
-async function stepRuns(slug: string, stepId: string): Promise<{ step: LessonStep; runs: Analysed[]; callouts: Map<string, Callout> }> {
+async function stepRuns(slug: string, stepId: string): Promise<{ step: LessonStep; runs: Analysed[]; extra: LessonExtra; callouts: Map<string, Callout> }> {
   const step = lessonBySlug(slug)!.steps.find((s) => s.id === stepId)!;
   const runs: Analysed[] = [];
   for (const m of step.view.models) runs.push(await analyse(m, step));
-  return { step, runs, callouts: new Map(step.callouts(runs).map((c) => [c.id, c])) };
+  const extra = await extraOf(step, runs);
+  return { step, runs, extra, callouts: new Map(step.callouts(runs, extra).map((c) => [c.id, c])) };
 }
 
 const val = (c: Map<string, Callout>, id: string, key: string) => {
@@ -139,6 +192,49 @@ test('attention-sink: layer shares, ratio, per-layer sink heads, one head, hidde
   });
 });
 
+test('attention-sink, evict: perplexities, window cost, sinks won back and the no-collapse verdict — against the NLL arrays by plain loops', async () => {
+  assert.equal(STREAMING_TEXT, readFileSync(STREAMING_TEXT_FILE, 'utf8'), 'the lesson text is the examples file');
+  const ev = await stepRuns('attention-sink', 'evict');
+  const v = ev.step.view;
+  assert.ok(v.kind === 'streaming');
+  const results = ev.extra.streaming!;
+  assert.equal(results.length, 2, 'side by side: one experiment per model');
+  // exp(mean nll[from …]) by a plain loop over the predictions made after the window filled (queries ≥ W).
+  const after = (nll: number[]) => {
+    let s = 0;
+    for (let i = v.window; i < nll.length; i++) s += nll[i]!;
+    return Math.exp(s / (nll.length - v.window));
+  };
+  let worst = 0;
+  results.forEach((r, i) => {
+    assert.equal(r.tokens, v.tokens);
+    assert.equal(r.runs.full.nll.length, v.tokens - 1);
+    const full = after(r.runs.full.nll);
+    const win = after(r.runs.window.nll);
+    const sink = after(r.runs.sink.nll);
+    // Before the window fills nothing is evicted: token-by-token decoding equals the chunked prefill (float32, 1e-4 nats).
+    for (let j = 0; j < v.window; j++) assert.ok(Math.abs(r.runs.window.nll[j]! - r.runs.full.nll[j]!) < 1e-4, `prediction ${j} before the fill`);
+    close(val(ev.callouts, `evict-${i}`, 'full'), full, 'full after fill');
+    close(val(ev.callouts, `evict-${i}`, 'window'), win, 'window after fill');
+    close(val(ev.callouts, `evict-${i}`, 'cost'), win / full, 'window cost');
+    assert.equal(val(ev.callouts, `evict-${i}`, 'from'), v.window + 1);
+    const c = ev.callouts.get(`sinks-${i}`)!;
+    close(c.values.sink!.value, sink, 'sink after fill');
+    if (sink < win) {
+      assert.notEqual(c.missing, true);
+      close(c.values.recovered!.value, (win - sink) / (win - full), 'share won back');
+    } else {
+      assert.equal(c.missing, true, 'sinks do not help: the callout says so');
+      close(c.values.window!.value, win, 'window in the no-help callout');
+    }
+    worst = Math.max(worst, win / full);
+  });
+  close(val(ev.callouts, 'paper', 'worst'), worst, 'worst window cost');
+  assert.equal(ev.callouts.get('paper')!.missing, worst < COLLAPSE_RATIO);
+  // What the models do (measured; docs/CONCEPTS.md#streamingllm-experiment): evicting costs, but neither collapses.
+  assert.ok(worst > 1.2 && worst < COLLAPSE_RATIO, `window cost ${worst}`);
+});
+
 // ---- agent-loop ----------------------------------------------------------------------------------------
 
 test('agent-loop: re-sent prefix, growth and static prefix — against the rendered prompts', async () => {
@@ -205,6 +301,152 @@ test('chat-template: stream, tool turns and the think-block drop — against the
   assert.ok(cp[i - 1]!.spans.some((s) => s.segment === 'think' && s.start <= brk + 2 && brk < s.end + 2), 'break at a dropped think block');
 });
 
+// ---- kv-prefix -----------------------------------------------------------------------------------------
+
+/** Both prompts prefilled separately (not the lesson's shared cache), then max |ΔK|, |ΔV| per layer and position by plain loops. */
+async function bruteKv(model: string, a: number[], b: number[]): Promise<number[][]> {
+  const e = kvEngines.get(model)!.check;
+  const read = async (ids: number[]) => {
+    await e.prefill(ids);
+    return Array.from({ length: e.config.numLayers }, (_, l) => e.kv(l));
+  };
+  const A = await read(a);
+  const B = await read(b);
+  return A.map((la, l) => {
+    const lb = B[l]!;
+    const [H, N, D] = la.k.dims as [number, number, number];
+    return Array.from({ length: N }, (_, p) => {
+      let m = 0;
+      for (let h = 0; h < H; h++)
+        for (let d = 0; d < D; d++) {
+          const i = (h * N + p) * D + d;
+          m = Math.max(m, Math.abs(la.k.data[i]! - lb.k.data[i]!), Math.abs(la.v.data[i]! - lb.v.data[i]!));
+        }
+      return m;
+    });
+  });
+}
+
+test('kv-prefix: layer 0 changes at the edited position only, every later layer from there on; reused vs recomputed — against separate prefills', async () => {
+  for (const stepId of ['one-token', 'sweep']) {
+    const r = await stepRuns('kv-prefix', stepId);
+    const kv = r.extra.kv!;
+    const p = r.runs[0]!.prompt;
+    assert.deepEqual(kv.aIds, p.ids, `${stepId}: A is the step's prompt`);
+    assert.equal(kv.bIds.length, kv.aIds.length);
+    const differ = kv.aIds.flatMap((x, i) => (x === kv.bIds[i] ? [] : [i]));
+    assert.equal(differ.length, 1, `${stepId}: one token edited`);
+    const at = differ[0]!;
+    assert.equal(p.spans.find((s) => s.start <= at && at < s.end)?.segment, 'system', `${stepId}: the edit is in the system prompt`);
+    const diff = await bruteKv(r.step.view.models[0]!, kv.aIds, kv.bIds);
+    const N = kv.aIds.length;
+    const changed0 = diff[0]!.flatMap((d, i) => (d > KV_TOL ? [i] : []));
+    const laterChanged = diff.slice(1).map((row) => row.filter((d, i) => i >= at && d > KV_TOL).length);
+    const before = Math.max(...diff.flatMap((row) => row.slice(0, at)));
+    // What this model does (measured): exactly the edited position at layer 0, all later positions above it.
+    assert.deepEqual(changed0, [at], `${stepId}: layer-0 changed positions`);
+    assert.deepEqual(laterChanged, diff.slice(1).map(() => N - at), `${stepId}: later layers change from the edit on`);
+    assert.ok(before <= KV_TOL, `${stepId}: prefix max diff ${before}`);
+    if (stepId === 'one-token') {
+      const c0 = r.callouts.get('layer0')!;
+      assert.notEqual(c0.missing, true);
+      assert.equal(c0.values.position!.value, at);
+      assert.equal(c0.values.l0!.value, changed0.length);
+      const cl = r.callouts.get('later')!;
+      assert.notEqual(cl.missing, true);
+      assert.equal(cl.values.layers!.value, diff.length - 1);
+      assert.equal(cl.values.compared!.value, N - at);
+    } else {
+      assert.equal(val(r.callouts, 'reuse', 'prefix'), at);
+      close(val(r.callouts, 'reuse', 'share'), at / N, 'reused share');
+      assert.equal(r.callouts.get('reuse')!.missing, undefined, 'shared cache: the prefix is bit-identical');
+      assert.equal(val(r.callouts, 'recompute', 'recomputed'), N - at);
+      assert.equal(val(r.callouts, 'recompute', 'entries'), (N - at) * diff.length);
+      assert.equal(val(r.callouts, 'recompute', 'computed'), N - at, 'the engine computed only the tokens from the edit on');
+    }
+  }
+});
+
+// ---- harmful-patterns ----------------------------------------------------------------------------------
+
+test('harmful-patterns: highest and lowest cached share, costs, where each pattern breaks — against brute-force prefix matching', async () => {
+  const { tok } = models.get('kvscope-tiny')!;
+  const BLOCK = 256;
+  const ALPHA = 0.1;
+  const brute = PATTERN_MODES.map((mode) => {
+    const ids = patternRun(mode, { seed: PATTERN_SEED }).calls.map((c) => buildPrompt(tok, c.request, { addGenerationPrompt: true }).ids);
+    let sent = 0;
+    let cached = 0;
+    const calls = ids.map((x, i) => {
+      let best = -1;
+      let match = 0;
+      for (let j = 0; j < i; j++) {
+        const m = prefixLen(x, ids[j]!);
+        if (best < 0 || m >= match) [best, match] = [j, m];
+      }
+      const c = Math.floor(match / BLOCK) * BLOCK;
+      sent += x.length;
+      cached += c;
+      return { sent: x.length, cached: c, match, best, bestSent: best < 0 ? 0 : ids[best]!.length };
+    });
+    return { mode, sent, cached, share: cached / sent, cost: ALPHA * cached + (sent - cached), calls };
+  });
+  const byShare = [...brute].sort((a, b) => b.share - a.share);
+  const r = await stepRuns('harmful-patterns', 'shares');
+  const bw = r.callouts.get('best-worst')!;
+  assert.equal(bw.words!.best, byShare[0]!.mode);
+  assert.equal(bw.words!.worst, byShare.at(-1)!.mode);
+  close(bw.values.bestShare!.value, byShare[0]!.share, 'best share');
+  close(bw.values.worstShare!.value, byShare.at(-1)!.share, 'worst share');
+  assert.equal(bw.values.bestSent!.value, byShare[0]!.sent);
+  assert.ok(byShare[0]!.share > byShare.at(-1)!.share, 'the patterns differ');
+  const correct = brute.find((b) => b.mode === 'correct')!;
+  close(val(r.callouts, 'cost', 'correctCost'), correct.cost, 'append-only cost');
+  close(val(r.callouts, 'cost', 'worstCost'), byShare.at(-1)!.cost, 'worst cost');
+  assert.equal(r.callouts.has('not-correct'), byShare[0]!.mode !== 'correct', 'the callout says so when append-only is not the best');
+
+  const w = await stepRuns('harmful-patterns', 'where');
+  for (const b of brute) {
+    if (b.mode === 'correct') continue;
+    const i = b.calls.findIndex((c, k) => k > 0 && c.match < c.bestSent);
+    const c = w.callouts.get(`break-${b.mode}`);
+    if (i < 0) {
+      assert.equal(c, undefined);
+      continue;
+    }
+    assert.ok(c, `${b.mode} has a break callout`);
+    assert.equal(c.values.call!.value, i + 1);
+    assert.equal(c.values.earlier!.value, b.calls[i]!.best + 1);
+    assert.equal(c.values.token!.value, b.calls[i]!.match);
+    assert.equal(c.values.recomputed!.value, b.calls[i]!.sent - b.calls[i]!.cached);
+  }
+});
+
+// ---- status-bar-cost -----------------------------------------------------------------------------------
+
+test('status-bar-cost: S and R from the rendered prompt, the formulas, N* and the simulation — restated', async () => {
+  const r = await stepRuns('status-bar-cost', 'replace-append');
+  const p = r.runs[0]!.prompt;
+  const S = tokensOf(p, (s) => s.message === STATUS_MESSAGE);
+  const R = tokensOf(p, (s) => STATUS_INTERVAL.includes(s.message));
+  assert.equal(p.spans.filter((s) => s.message === STATUS_MESSAGE).some((s) => s.segment === 'status_bar'), true, 'the status message is the status bar');
+  assert.equal(val(r.callouts, 'measured', 'S'), S);
+  assert.equal(val(r.callouts, 'measured', 'R'), R);
+  const [N, a] = [STATUS_N, STATUS_ALPHA];
+  const replace = (N - 1) * (1 - a) * R;
+  const append = (a * S * N * (N - 1)) / 2;
+  close(val(r.callouts, 'formulas', 'replace'), replace, 'replace formula');
+  close(val(r.callouts, 'formulas', 'append'), append, 'append formula');
+  const says = calloutText(r.callouts.get('formulas')!, 'en');
+  assert.match(says, append < replace ? /Appending is cheaper/ : /Replacing is cheaper/);
+
+  const c = await stepRuns('status-bar-cost', 'crossover');
+  close(val(c.callouts, 'crossover', 'star'), (2 * (1 - a) * R) / (a * S), 'N*');
+  // The simulation prices the update calls exactly as the formulas (block size 1, one call between updates).
+  close(val(c.callouts, 'simulation', 'simReplace'), replace, 'simulated replace');
+  close(val(c.callouts, 'simulation', 'simAppend'), append, 'simulated append');
+});
+
 // ---- pure parts ----------------------------------------------------------------------------------------
 
 test('every callout fills all its slots in both languages; ?step=N; the registry', async () => {
@@ -214,7 +456,7 @@ test('every callout fills all its slots in both languages; ?step=N; the registry
       assert.notEqual(step.body.en, step.body.zh);
       const runs: Analysed[] = [];
       for (const m of step.view.models) runs.push(await analyse(m, step));
-      const cs = step.callouts(runs);
+      const cs = step.callouts(runs, await extraOf(step, runs));
       assert.ok(cs.length > 0, `${lesson.slug}/${step.id} has a callout`);
       for (const c of cs) {
         for (const lang of ['en', 'zh'] as const) {

@@ -14,6 +14,8 @@ import { useAttentionRun, type AttentionRun } from '../lab/useAttentionRun';
 import { useEngine, type Engine } from '../lab/useEngine';
 import { LessonShell } from './LessonShell';
 import { StepView } from './StepViews';
+import { useStepExtra, type StepExtra } from './useStepExtra';
+import { useStreamingExtra } from './useStreamingRun';
 
 export function LessonPlayer({ slug }: { slug: string }) {
   const lesson = lessonBySlug(slug);
@@ -85,7 +87,12 @@ function Player({ lesson }: { lesson: Lesson }) {
   const runs = slots.map((s) => fresh(s.run));
   const ready = runs.every((r) => r !== null);
   const [r0, r1] = runs;
-  const callouts = useMemo(() => (ready ? step.callouts([r0, r1].slice(0, view.models.length) as Analysed[]) : null), [ready, step, view.models.length, r0, r1]);
+  // What the view computes besides the runs (a 'kv' step's K/V comparison), on the first model's engine.
+  const stepExtra = useStepExtra(view, engineA, r0 ?? null);
+  // A 'streaming' step's StreamingLLM experiment, on each model's own engine.
+  const streaming = useStreamingExtra(view, [engineA, engineB]);
+  const extra = useMemo(() => (stepExtra.ready && streaming.ready ? { ...stepExtra.extra, ...streaming.extra } : null), [stepExtra.ready, stepExtra.extra, streaming.ready, streaming.extra]);
+  const callouts = useMemo(() => (ready && extra ? step.callouts([r0, r1].slice(0, view.models.length) as Analysed[], extra) : null), [ready, extra, step, view.models.length, r0, r1]);
 
   return (
     <article data-role="lesson" data-lesson={lesson.slug} data-step={index + 1} style={{ display: 'grid', gap: 'var(--sp-3)' }}>
@@ -126,25 +133,25 @@ function Player({ lesson }: { lesson: Lesson }) {
           <p data-role="step-body" style={{ margin: 0, lineHeight: 1.5 }}>
             {step.body[lang]}
           </p>
-          <Callouts callouts={callouts} slots={slots} />
+          <Callouts callouts={callouts} slots={slots} extra={stepExtra} />
           <span className="muted" data-chrome="" style={{ fontSize: 'var(--fs-xs)' }}>
             {t('lessons.keys')}
           </span>
         </div>
-        <StepView key={`${lesson.slug}:${step.id}`} view={view} runs={runs} models={view.models} />
+        <StepView key={`${lesson.slug}:${step.id}`} view={view} runs={runs} models={view.models} extra={extra} streaming={streaming.runs} />
       </div>
     </article>
   );
 }
 
-function Callouts({ callouts, slots }: { callouts: Callout[] | null; slots: { model: string; engine: Engine; run: AttentionRun }[] }) {
+function Callouts({ callouts, slots, extra }: { callouts: Callout[] | null; slots: { model: string; engine: Engine; run: AttentionRun }[]; extra?: StepExtra }) {
   const t = useT();
   const lang = useLang();
   return (
     <section className="panel" data-role="lesson-callouts" data-ready={callouts ? 'true' : 'false'} aria-label={t('lessons.notice')} style={{ display: 'grid', gap: 'var(--sp-2)', borderLeft: '4px solid var(--c-accent)' }}>
       <h4 style={{ margin: 0 }}>{t('lessons.notice')}</h4>
       {callouts === null ? (
-        <Progress slots={slots} />
+        <Progress slots={slots} extra={extra} />
       ) : (
         <ul style={{ margin: 0, paddingLeft: '1.1em', display: 'grid', gap: 'var(--sp-2)' }}>
           {callouts.map((c) => (
@@ -175,7 +182,7 @@ function Callouts({ callouts, slots }: { callouts: Callout[] | null; slots: { mo
   );
 }
 
-function Progress({ slots }: { slots: { model: string; engine: Engine; run: AttentionRun }[] }) {
+function Progress({ slots, extra }: { slots: { model: string; engine: Engine; run: AttentionRun }[]; extra?: StepExtra }) {
   const t = useT();
   const lines = slots.map(({ model, engine, run }) => {
     const p = engine.phase;
@@ -184,6 +191,7 @@ function Progress({ slots }: { slots: { model: string; engine: Engine; run: Atte
     if (p.kind === 'loading') return t('lessons.loading', { model, pct: Math.round(100 * p.fraction) });
     return run.stage ? t('lessons.running', { model }) : t('lessons.computing');
   });
+  if (extra?.error) lines.push(t('lessons.failed', { message: extra.error }));
   return (
     <div role="status" className="muted" style={{ fontSize: 'var(--fs-sm)' }}>
       {lines.map((l, i) => (

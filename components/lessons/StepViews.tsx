@@ -3,7 +3,7 @@
 // attention heatmap (components/attention HeatmapSection, its layer/head/hide-sink set by the step and
 // still changeable), the sink score per layer (SinkParts LayerBars), the agent loop (MessageInspector) or
 // the token stream (TokenView). Computes nothing the lib does not.
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { StepView as StepViewConfig } from '../../lib/lessons';
 import { sinkScores } from '../../lib/lessons/attentionSink';
 import type { Analysed } from '../../lib/state/analysed';
@@ -15,8 +15,18 @@ import { LayerBars } from '../attention/SinkParts';
 import { TokenView } from '../attention/TokenView';
 import { useAttentionView } from '../attention/useAttentionView';
 import { MessageInspector } from '../loop/MessageInspector';
+import { StreamingPanel } from './StreamingPanel';
+import type { StreamingRun } from './useStreamingRun';
+import { KvDiffSection } from '../kv/KvDiffSection';
+import type { Compared } from '../kv/useKvComparison';
+import type { LessonExtra } from '../../lib/lessons';
+import type { KvLessonRun } from '../../lib/lessons/kvPrefix';
+import { rankByCacheRatio, type PatternLessonRun } from '../../lib/lessons/harmfulPatterns';
+import type { PatternMode } from '../../lib/agent/patterns';
+import { CallStackChart, PatternSummaryChart } from '../kv/PatternCharts';
+import { displayToken } from '../../lib/prompt/label';
 
-export function StepView({ view, runs, models }: { view: StepViewConfig; runs: (Analysed | null)[]; models: string[] }) {
+export function StepView({ view, runs, models, extra, streaming }: { view: StepViewConfig; runs: (Analysed | null)[]; models: string[]; extra?: LessonExtra | null; streaming?: StreamingRun[] }) {
   const [ref, width] = useBoxWidth(860);
   const cols = models.length;
   const colWidth = Math.floor((width - (cols - 1) * 16) / cols);
@@ -27,17 +37,20 @@ export function StepView({ view, runs, models }: { view: StepViewConfig; runs: (
           <h4 style={{ margin: 0 }} data-role="step-model">
             {model}
           </h4>
-          {runs[i] ? <One view={view} data={runs[i]!} model={model} width={colWidth} /> : null}
+          {view.kind === 'streaming' ? <StreamingPanel model={model} run={streaming?.[i]} width={colWidth} /> : runs[i] ? <One view={view} data={runs[i]!} model={model} width={colWidth} extra={extra ?? null} /> : null}
         </div>
       ))}
     </div>
   );
 }
 
-function One({ view, data, model, width }: { view: StepViewConfig; data: Analysed; model: string; width: number }) {
+function One({ view, data, model, width, extra }: { view: StepViewConfig; data: Analysed; model: string; width: number; extra: LessonExtra | null }) {
   if (view.kind === 'attention') return <AttentionColumn view={view} data={data} model={model} width={width} />;
   if (view.kind === 'sink') return <SinkColumn data={data} model={model} width={width} />;
   if (view.kind === 'inspector') return <MessageInspector run={data.run} prompts={data.callPrompts} />;
+  if (view.kind === 'kv') return <KvColumn data={data} kv={extra?.kv ?? null} width={width} />;
+  if (view.kind === 'streaming') return null; // drawn by StreamingPanel in StepView
+  if (view.kind === 'patterns') return <PatternsColumn patterns={extra?.patterns ?? null} width={width} />;
   return <TokensColumn data={data} focus={view.focus} />;
 }
 
@@ -92,6 +105,48 @@ function TokensColumn({ data, focus }: { data: Analysed; focus?: string }) {
         {first && <span className="muted"> · {t('lessons.focus', { segment: focus! })}</span>}
       </span>
       <TokenView tokens={data.prompt.tokens} spans={data.prompt.spans} selected={selected} onSelect={setSelected} height={height} />
+    </div>
+  );
+}
+
+/** A 'kv' step: the KV tab's ΔK/ΔV maps and recompute sweep for the step's one-token edit. */
+function KvColumn({ data, kv, width }: { data: Analysed; kv: KvLessonRun | null; width: number }) {
+  const t = useT();
+  const result = useMemo((): Compared | null => {
+    if (!kv) return null;
+    const aLabels = data.prompt.tokens.map(displayToken);
+    const bLabels = aLabels.map((x, i) => (i === kv.edit.position ? kv.edit.to : x));
+    return { source: { kind: 'edit', edit: 'replace', position: kv.edit.position, text: kv.edit.text }, aIds: kv.aIds, bIds: kv.bIds, aLabels, bLabels, prefix: kv.prefix, mode: 'shared', computedB: kv.computedB, delta: kv.delta, shifted: null, ms: kv.ms };
+  }, [kv, data]);
+  if (!kv || !result)
+    return (
+      <p role="status" className="muted">
+        {t('lessons.kvComputing')}
+      </p>
+    );
+  return (
+    <div className="panel">
+      <KvDiffSection result={result} shown={kv.delta} facts={kv.facts} alignment="position" width={width - 24} />
+    </div>
+  );
+}
+
+/** A 'patterns' step: the Economics tab's summary bars of the six patterns and the calls of the one picked (the lowest cached share first). */
+function PatternsColumn({ patterns, width }: { patterns: PatternLessonRun | null; width: number }) {
+  const t = useT();
+  const [picked, setPicked] = useState<PatternMode | null>(null);
+  if (!patterns)
+    return (
+      <p role="status" className="muted">
+        {t('lessons.patternsComputing')}
+      </p>
+    );
+  const mode = picked ?? rankByCacheRatio(patterns).at(-1)!.mode;
+  const sel = patterns.modes.find((m) => m.mode === mode)!;
+  return (
+    <div className="panel" data-role="lesson-patterns" style={{ display: 'grid', gap: 'var(--sp-2)' }}>
+      <PatternSummaryChart rows={patterns.modes} selected={mode} onSelect={setPicked} width={width - 24} />
+      <CallStackChart accounting={sel.accounting} mode={mode} />
     </div>
   );
 }

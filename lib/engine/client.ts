@@ -16,6 +16,7 @@ import {
   type RequestType,
   type Result,
   type RunResult,
+  type StreamingRunResult,
   type Tensor,
 } from './protocol';
 
@@ -148,6 +149,14 @@ export class EngineClient {
   }
   prompt(request: unknown, options?: unknown, opts?: CallOptions): Pending<unknown> {
     return this.call('prompt', { request, options }, opts);
+  }
+  /**
+   * The StreamingLLM experiment on the loaded model (window, sink, full attention over `ids`), in the worker on
+   * a second session of the same weights: the cache that prefill / extend / fork grow is left as it was.
+   * `onProgress` gets the strategy running ('building', 'window', 'sink', 'full', 'done') and a fraction.
+   */
+  streaming(ids: number[], params: { window: number; sink: number }, opts?: CallOptions): Pending<StreamingRunResult> {
+    return this.call('streaming', { ids: [...ids], window: params.window, sink: params.sink }, opts);
   }
   dispose(opts?: CallOptions): Pending<{ disposed: boolean }> {
     return this.call('dispose', {}, opts);

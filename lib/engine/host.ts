@@ -1,7 +1,8 @@
 // The worker side of lib/engine/protocol: a queue that runs requests one at a time against one EngineSession
 // and answers each exactly once, errors included. Sees only a port: no DOM, no Node imports, no bundle choice.
 
-import { loadCheckpoint } from '../model/checkpoint';
+import { streamingExperiment, type StreamingEngine } from '../analysis/streaming';
+import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
 import {
   CACHE_REQUESTS,
   checkRequest,
@@ -17,6 +18,7 @@ import {
   type ProgressEvent,
   type RequestType,
   type RunResult,
+  type StreamingRunResult,
   type Tensor,
 } from './protocol';
 import { EngineError, EngineSession, type Ort } from './session';
@@ -105,6 +107,10 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
   let tokenizer: Promise<T> | undefined;
   // Attention of the last run made with attention 'keep', for readAttention.
   let kept: { tensors: Tensor[]; rows: number[] } | undefined;
+  // What the `streaming` request builds its own session from (logits 'all', no attention), and that session,
+  // built on first use and kept until the next load or dispose. The main session's cache is never touched.
+  let source: { ort: Ort; ckpt: Checkpoint; provider: ExecutionProvider } | undefined;
+  let streamSession: Promise<EngineSession> | undefined;
 
   const answer = (msg: EngineResponse): void => {
     try {
@@ -126,6 +132,10 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
     files = undefined;
     tokenizer = undefined;
     kept = undefined;
+    source = undefined;
+    const st = streamSession;
+    streamSession = undefined;
+    if (st) await st.then((x) => x.dispose()).catch(() => undefined);
     if (s) await s.dispose();
     return s !== undefined;
   };
@@ -157,6 +167,7 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
       return result;
     }
     session = s;
+    source = { ort, ckpt, provider: s.provider };
     files = { tokenizer: req.tokenizer, tokenizerConfig: req.tokenizerConfig };
     run.applied = true;
     return result;
@@ -229,6 +240,56 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
     return await hook.build(tok, req.request, req.options, { signal: run.abort.signal });
   }
 
+  async function streaming(req: EngineRequest<'streaming'>, run: Running): Promise<StreamingRunResult> {
+    const main = need();
+    const src = source;
+    if (!src) throw new HostFailure('not_loaded', 'no model loaded: send load first');
+    if (req.ids.length > main.config.maxPositions) throw new HostFailure('bad_request', `streaming: ${req.ids.length} tokens exceed the model's context of ${main.config.maxPositions}`);
+    const bad = req.ids.find((id) => id < 0 || id >= main.config.vocabSize);
+    if (bad !== undefined) throw new HostFailure('bad_request', `streaming: token id ${bad} is outside the vocabulary (0…${main.config.vocabSize - 1})`);
+    const progress = (stage: string, fraction: number): void => port.postMessage({ kind: 'progress', id: req.id, stage, fraction } satisfies ProgressEvent, []);
+    let buildMs = 0;
+    if (!streamSession) {
+      progress('building', 0);
+      const t0 = performance.now();
+      streamSession = EngineSession.create(src.ort, src.ckpt, { graph: { logits: 'all', attention: 'none', presentKv: true }, executionProvider: src.provider });
+      streamSession.catch(() => (streamSession = undefined)); // a failed build is tried again next time
+      await streamSession;
+      buildMs = performance.now() - t0;
+    }
+    const s = await streamSession;
+    // The engine as the experiment sees it, with a cancel check and a macrotask boundary every few tokens so a
+    // `cancel` message is handled while the experiment runs (one token's ORT run cannot be interrupted).
+    let steps = 0;
+    const check = async (): Promise<void> => {
+      if (++steps % 16 === 0) await nextTask();
+      if (run.cancelled) throw new HostFailure('cancelled', 'streaming: cancelled');
+    };
+    const engine: StreamingEngine = {
+      config: s.config,
+      get positions() {
+        return s.positions;
+      },
+      evict: (keep) => s.evict(keep),
+      prefill: async (ids, rows) => (await check(), s.prefill(ids, rows)),
+      extend: async (ids, rows) => (await check(), s.extend(ids, rows)),
+    };
+    // Window and sink call onStep for t = 0 … n − 2 each; full attention (a chunked prefill) does not.
+    const names = ['window', 'sink'] as const;
+    let pass = -1;
+    const result = await streamingExperiment(engine, req.ids, {
+      window: req.window,
+      sink: req.sink,
+      onStep: (t, total) => {
+        if (t === 0) pass++;
+        if (t % 32 === 0) progress(names[pass] ?? 'full', Math.min(1, (pass * total + t) / (2 * total + 1)));
+        if (pass === 1 && t === total - 1) progress('full', 2 * total / (2 * total + 1));
+      },
+    });
+    progress('done', 1);
+    return { ...result, provider: s.provider, buildMs };
+  }
+
   async function handle(req: EngineRequest, run: Running): Promise<unknown> {
     switch (req.type) {
       case 'load':
@@ -248,6 +309,8 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
         return readAttention(req);
       case 'prompt':
         return prompt(req, run);
+      case 'streaming':
+        return streaming(req, run);
       case 'dispose':
         run.applied = true;
         return { disposed: await release() };

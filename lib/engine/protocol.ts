@@ -1,6 +1,7 @@
 // The messages between the page and the engine worker: typed requests, responses that carry errors as
 // values, load progress, request checking and the transfer lists for tensors. Types and pure helpers only: no ORT, no DOM.
 
+import type { StreamingResult } from '../analysis/streaming';
 import type { ModelConfig } from '../model/config';
 import type { GraphOptions } from '../model/graph';
 import type { ExecutionProvider, RunResult as SessionRunResult, Tensor } from './session';
@@ -57,6 +58,25 @@ export interface RunResult extends SessionRunResult {
   attentionKept: boolean;
 }
 
+/** The StreamingLLM experiment (lib/analysis/streaming) on the loaded model, over `ids`. */
+export interface StreamingParams {
+  ids: number[];
+  /** Keys per query, the query included (W ≥ 1). */
+  window: number;
+  /** First tokens kept by the `sink` strategy (0 ≤ k ≤ W − 1). */
+  sink: number;
+}
+
+/**
+ * The experiment's result, as lib/analysis/streaming returns it. It runs on a second session of the same
+ * checkpoint (logits 'all', no attention), so the cache of prefill / extend / fork is left as it was;
+ * `buildMs` is that session's build time on its first use (0 afterwards).
+ */
+export interface StreamingRunResult extends StreamingResult {
+  provider: ExecutionProvider;
+  buildMs: number;
+}
+
 export type CancelOutcome = 'queued' | 'running' | 'unknown';
 
 /** Every request: its params and its result. The wire form of a request is `{id, type, ...params}`. */
@@ -76,6 +96,11 @@ export interface EngineCalls {
   readAttention: { params: { layer: number; head?: number }; result: { layer: number; attention: Tensor; rows: number[] } };
   /** Renders and tokenizes a request through the host's injected prompt builder (lib/prompt). */
   prompt: { params: { request: unknown; options?: unknown }; result: unknown };
+  /**
+   * Per-token NLL of `ids` under a sliding window, the window plus sink tokens, and full attention; progress
+   * events name the strategy ('window' | 'sink' | 'full'); cancellable between tokens. Leaves the main cache alone.
+   */
+  streaming: { params: StreamingParams; result: StreamingRunResult };
   /** Releases the session and the tokenizer. */
   dispose: { params: Record<never, never>; result: { disposed: boolean } };
   /** Cancels request `target`; answered at once, ahead of the queue. */
@@ -83,7 +108,7 @@ export interface EngineCalls {
 }
 
 export type RequestType = keyof EngineCalls;
-export const REQUEST_TYPES: readonly RequestType[] = ['load', 'prefill', 'extend', 'fork', 'replay', 'readKv', 'readAttention', 'prompt', 'dispose', 'cancel'];
+export const REQUEST_TYPES: readonly RequestType[] = ['load', 'prefill', 'extend', 'fork', 'replay', 'readKv', 'readAttention', 'prompt', 'streaming', 'dispose', 'cancel'];
 /** Requests that may change the cache; their responses carry `cache`. */
 export const CACHE_REQUESTS: readonly RequestType[] = ['load', 'prefill', 'extend', 'fork', 'replay', 'dispose'];
 
@@ -193,6 +218,11 @@ export function checkRequest(raw: unknown): Checked {
       break;
     case 'readAttention':
       if (!isInt(r.layer) || (r.head !== undefined && !isInt(r.head))) return bad('readAttention: layer (and head) must be integers');
+      break;
+    case 'streaming':
+      if (!isIntArray(r.ids) || r.ids.length < 2) return bad('streaming: ids must be a list of at least 2 integers');
+      if (!isInt(r.window) || r.window < 1) return bad('streaming: window must be an integer ≥ 1');
+      if (!isInt(r.sink) || r.sink < 0 || r.sink > r.window - 1) return bad('streaming: sink must be an integer from 0 to window − 1');
       break;
     case 'cancel':
       if (!isInt(r.target)) return bad('cancel: target must be a request id');

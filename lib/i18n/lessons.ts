@@ -33,4 +33,6 @@ export const lessonsStrings = {
   'lessons.tokensTitle': { en: 'What the model reads: {n} tokens', zh: '模型读到的内容：{n} 个 token' },
   'lessons.focus': { en: 'first “{segment}” token selected', zh: '已选中第一个“{segment}”token' },
   'lessons.failed': { en: 'The run failed: {message}', zh: '运行失败：{message}' },
+  'lessons.kvComputing': { en: 'Computing both K/V caches …', zh: '正在计算两份 K/V 缓存 …' },
+  'lessons.patternsComputing': { en: 'Rendering and pricing every call of the six patterns …', zh: '正在渲染六种模式的每次调用并计价 …' },
 } satisfies Dict;

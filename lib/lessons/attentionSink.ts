@@ -3,9 +3,11 @@
 // score (lib/analysis/sink, docs/CONCEPTS.md#sink-score) and the colour range with key 0 hidden
 // (lib/analysis/attentionView) from the run's attention; nothing is typed in.
 import { colourRanges, reduceHeads } from '../analysis/attentionView';
+import type { StreamingResult } from '../analysis/streaming';
+import { DEFAULT_SPAN } from '../view/streamingChart';
 import { attentionReceived, DEFAULT_MIN_QUERY, layerAttention, SINK_HEAD_THRESHOLD, sinkScore, topReceivers, type SinkScore } from '../analysis/sink';
 import type { Analysed } from '../state/analysed';
-import { count, pct, times, type Callout, type Lesson } from './types';
+import { count, pct, times, type Callout, type CalloutValue, type LessonExtra, type Lesson } from './types';
 
 export const SINK_MODELS = ['kvscope-tiny', 'kvscope-tiny-sink'];
 const SCENARIO = 'vancouver';
@@ -158,6 +160,87 @@ function hideSinkCallouts(runs: readonly Analysed[]): Callout[] {
   });
 }
 
+// ---- evicting the first tokens (StreamingLLM; lib/analysis/streaming, docs/CONCEPTS.md#streamingllm-experiment) ----
+
+/** Keys per query of the window and sink caches: small enough that eviction costs visibly on these models. */
+export const STREAMING_WINDOW = 32;
+/** Sink tokens kept, as StreamingLLM keeps (4). */
+export const STREAMING_SINK = 4;
+/** Tokens of the lesson text (lib/lessons/streamingText) decoded: about 1,000 predictions per strategy. */
+export const STREAMING_TOKENS = 1024;
+/** Window perplexity (after fill) at least this many times full attention's counts as the collapse StreamingLLM reports. */
+export const COLLAPSE_RATIO = 2;
+
+/** A perplexity as the callouts write it ("2.199"). */
+const ppl = (x: number): CalloutValue => ({ value: x, text: x.toFixed(3) });
+
+/** Perplexity after the window fills per strategy, what the window costs (× full) and the share of that loss the sinks win back. */
+export function streamingFacts(r: StreamingResult): { full: number; window: number; sink: number; cost: number; recovered: number } {
+  const full = r.runs.full.perplexityAfterFill ?? NaN;
+  const window = r.runs.window.perplexityAfterFill ?? NaN;
+  const sink = r.runs.sink.perplexityAfterFill ?? NaN;
+  return { full, window, sink, cost: window / full, recovered: window > full ? (window - sink) / (window - full) : 0 };
+}
+
+function streamingCallouts(_runs: readonly unknown[], extra?: LessonExtra): Callout[] {
+  const results = extra?.streaming ?? [];
+  const out: Callout[] = [];
+  results.forEach((r, i) => {
+    const f = streamingFacts(r);
+    const model = SINK_MODELS[i]!;
+    out.push({
+      id: `evict-${i}`,
+      template: {
+        en: '{model}: from token {from} on, perplexity is {full} with full attention and {window} with only the last {w} tokens cached — {cost} as high.',
+        zh: '{model}：从第 {from} 个 token 起，全注意力下困惑度为 {full}，只缓存最近 {w} 个 token 时为 {window}——是前者的 {cost}。',
+      },
+      values: { from: count(r.firstEvictedQuery + 1), full: ppl(f.full), window: ppl(f.window), w: count(r.window), cost: times(f.cost) },
+      words: { model },
+    });
+    out.push(
+      f.sink < f.window
+        ? {
+            id: `sinks-${i}`,
+            template: {
+              en: '{model}: keeping the first {k} tokens as well (still {w} keys) gives {sink}: it wins back {recovered} of what the window lost.',
+              zh: '{model}：同时保留前 {k} 个 token（仍是 {w} 个键）时为 {sink}：挽回了窗口损失的 {recovered}。',
+            },
+            values: { k: count(r.sink), w: count(r.window), sink: ppl(f.sink), recovered: pct(f.recovered) },
+            words: { model },
+          }
+        : {
+            id: `sinks-${i}`,
+            missing: true,
+            template: {
+              en: '{model}: keeping the first {k} tokens does not help: {sink} with them, {window} without (same {w} keys).',
+              zh: '{model}：保留前 {k} 个 token 没有帮助：保留时为 {sink}，不保留时为 {window}（同样 {w} 个键）。',
+            },
+            values: { k: count(r.sink), w: count(r.window), sink: ppl(f.sink), window: ppl(f.window) },
+            words: { model },
+          },
+    );
+  });
+  if (results.length > 0) {
+    const worst = Math.max(...results.map((r) => streamingFacts(r).cost));
+    const collapse = worst >= COLLAPSE_RATIO;
+    out.push({
+      id: 'paper',
+      missing: !collapse,
+      template: collapse
+        ? {
+            en: 'As StreamingLLM reports, evicting the first tokens makes window attention degrade sharply: up to {worst} the perplexity of full attention.',
+            zh: '与 StreamingLLM 的报告一致，逐出最前面的 token 会让窗口注意力急剧变差：困惑度最高达到全注意力的 {worst}。',
+          }
+        : {
+            en: 'StreamingLLM saw window attention collapse once the first tokens left the cache, and 4 kept tokens restore it. Neither model here collapses: the window raises perplexity to at most {worst} that of full attention, below the {ratio} we would call a collapse.',
+            zh: 'StreamingLLM 观察到：最前面的 token 一旦离开缓存，窗口注意力就会崩溃，而保留 4 个 token 即可恢复。这里两个模型都没有崩溃：窗口最多让困惑度变为全注意力的 {worst}，低于我们视为崩溃的 {ratio}。',
+          },
+      values: { worst: times(worst), ratio: times(COLLAPSE_RATIO) },
+    });
+  }
+  return out;
+}
+
 const base = { models: SINK_MODELS, scenario: SCENARIO, context: 'last' as const };
 
 export const attentionSink: Lesson = {
@@ -207,6 +290,16 @@ export const attentionSink: Lesson = {
       },
       view: { ...base, kind: 'attention', layer: SINK_LAYER, head: 'mean', hideSink: true },
       callouts: hideSinkCallouts,
+    },
+    {
+      id: 'evict',
+      title: { en: 'Evict the first tokens', zh: '逐出最前面的 token' },
+      body: {
+        en: `A cache that keeps only the last W tokens drops the first token too, and with it the sink. StreamingLLM found that this breaks a model, and that keeping a few first tokens fixes it. Here both models read a long agent trajectory token by token, three ways: only the last ${STREAMING_WINDOW} tokens cached (red), the first ${STREAMING_SINK} plus the last ${STREAMING_WINDOW - STREAMING_SINK} (blue), and everything (green). The lines are perplexity over the last ${DEFAULT_SPAN} tokens: lower is better.`,
+        zh: `只保留最近 W 个 token 的缓存也会丢掉第一个 token，连同 sink 一起。StreamingLLM 发现这会让模型失效，而保留最前面的几个 token 就能修复。这里两个模型逐个 token 读同一段很长的智能体轨迹，分三种方式：只缓存最近 ${STREAMING_WINDOW} 个 token（红），前 ${STREAMING_SINK} 个加最近 ${STREAMING_WINDOW - STREAMING_SINK} 个（蓝），全部保留（绿）。曲线是最近 ${DEFAULT_SPAN} 个 token 的困惑度：越低越好。`,
+      },
+      view: { ...base, kind: 'streaming', window: STREAMING_WINDOW, sink: STREAMING_SINK, tokens: STREAMING_TOKENS },
+      callouts: streamingCallouts,
     },
   ],
 };

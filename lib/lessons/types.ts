@@ -4,8 +4,11 @@
 // Pure data and pure functions: no DOM, no React, no engine. The page runs the step's request on the
 // step's model(s) and hands the results (one Analysed per model, in `view.models` order) to `callouts`.
 import type { HeadReduction } from '../analysis/attentionView';
+import type { StreamingResult } from '../analysis/streaming';
 import type { Lang } from '../i18n/types';
 import type { Analysed } from '../state/analysed';
+import type { KvLessonRun } from './kvPrefix';
+import type { PatternLessonRun } from './harmfulPatterns';
 import type { ContextChoice } from '../state/store';
 
 /** Prose in both languages. `{name}` in a callout template marks a value filled in from the run. */
@@ -31,7 +34,13 @@ export type StepView =
   /** The agent loop call by call: the message list each call sends, with token counts. */
   | (ViewBase & { kind: 'inspector' })
   /** The prompt as the model reads it: one token stream coloured by segment; `segment` is outlined. */
-  | (ViewBase & { kind: 'tokens'; focus?: string });
+  | (ViewBase & { kind: 'tokens'; focus?: string })
+  /** A one-token edit of the prompt (lib/lessons/kvPrefix kvEditOf) against the prompt, K/V diffed per layer (shared cache). */
+  | (ViewBase & { kind: 'kv' })
+  /** The six context patterns' prefix-cache accounting (lib/lessons/harmfulPatterns), as the Economics tab shows it. */
+  | (ViewBase & { kind: 'patterns' })
+  /** The StreamingLLM experiment per model on the first `tokens` tokens of lib/lessons/streamingText: W keys per query, k sinks. */
+  | (ViewBase & { kind: 'streaming'; window: number; sink: number; tokens: number });
 
 /** One value shown in a callout: the number (for tests) and how the page writes it. */
 export interface CalloutValue {
@@ -52,14 +61,27 @@ export interface Callout {
   missing?: boolean;
 }
 
+/**
+ * What a step's view computes besides the Analysed runs, handed to its callouts: one optional key per view
+ * kind that needs it (a step's callouts read only their own key).
+ */
+export interface LessonExtra {
+  /** 'kv' steps: the one-token edit's K/V comparison on the first model. */
+  kv?: KvLessonRun;
+  /** 'patterns' steps: every pattern's calls rendered on the first model and accounted. */
+  patterns?: PatternLessonRun;
+  /** 'streaming' steps: the experiment's result per model, in `view.models` order. */
+  streaming?: StreamingResult[];
+}
+
 export interface LessonStep {
   id: string;
   title: Text;
   /** A few sentences in our own words (the chapter is the source). */
   body: Text;
   view: StepView;
-  /** Computed from the step's runs: one Analysed per model of `view.models`, in that order. */
-  callouts: (runs: readonly Analysed[]) => Callout[];
+  /** Computed from the step's runs: one Analysed per model of `view.models`, in that order, and the view's own computation (LessonExtra). */
+  callouts: (runs: readonly Analysed[], extra?: LessonExtra) => Callout[];
 }
 
 export interface Lesson {

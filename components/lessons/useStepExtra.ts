@@ -1,0 +1,67 @@
+'use client';
+// What a lesson step's view computes besides the attention run (lib/lessons LessonExtra), on the step's first
+// engine once its run is in: for a 'kv' step, the one-token edit's K/V comparison (lib/lessons/kvPrefix
+// kvLessonRun) across the worker; for a 'patterns' step, every pattern call rendered by the worker's chat
+// template and accounted (lib/lessons/harmfulPatterns patternLessonRun). Steps of other kinds need nothing: `ready` at once.
+import type { EngineClient } from '../../lib/engine/client';
+import type { KvEngine } from '../../lib/engine/kvCompare';
+import type { LessonExtra, StepView } from '../../lib/lessons';
+import { kvLessonRun } from '../../lib/lessons/kvPrefix';
+import { patternLessonRun } from '../../lib/lessons/harmfulPatterns';
+import { renderPrompt } from '../../lib/engine/renderPrompt';
+import type { Analysed } from '../../lib/state/analysed';
+import { useEngineTask } from '../hooks/useEngineTask';
+import type { Engine } from '../lab/useEngine';
+
+/** The page's EngineClient as kvCompare's engine: every call crosses to the worker; `signal` cancels it. */
+function clientEngine(client: EngineClient, numLayers: number, signal: AbortSignal): KvEngine {
+  return {
+    config: { numLayers },
+    get length() {
+      return client.length;
+    },
+    prefill: (ids) => client.prefill(ids, { attention: 'keep', signal }),
+    extend: (ids) => client.extend(ids, { attention: 'keep', signal }),
+    fork: (n) => client.fork(n, { signal }),
+    kv: async (l) => {
+      const r = await client.readKv(l, { signal });
+      return { k: r.k, v: r.v };
+    },
+  };
+}
+
+/** Distinguishes runs: the same Analysed object keeps its number, a new run gets a new one. */
+const ids = new WeakMap<object, number>();
+let lastId = 0;
+const idOf = (o: object) => {
+  if (!ids.has(o)) ids.set(o, ++lastId);
+  return ids.get(o)!;
+};
+
+export interface StepExtra {
+  extra: LessonExtra;
+  /** Everything the step's callouts need is in `extra`. */
+  ready: boolean;
+  busy: boolean;
+  error: string | null;
+}
+
+const NONE: LessonExtra = Object.freeze({});
+const IDLE_EXTRA: StepExtra = { extra: NONE, ready: true, busy: false, error: null };
+
+/** Whether a view kind needs this hook's work ('kv', 'patterns'). */
+const needsWork = (view: StepView) => view.kind === 'kv' || view.kind === 'patterns';
+
+export function useStepExtra(view: StepView, engine: Engine, run: Analysed | null): StepExtra {
+  const client = engine.client;
+  const loaded = engine.loaded;
+  const want = needsWork(view) && run !== null && client !== null && loaded !== null && loaded.id === view.models[0];
+  const key = want ? `${view.kind}|${idOf(run!)}|${engine.epoch}|${loaded!.id}` : null;
+  const task = useEngineTask<LessonExtra>(key, async ({ signal }) => {
+    if (view.kind === 'patterns') return { patterns: await patternLessonRun((req) => renderPrompt(client!, req, signal)) };
+    return { kv: await kvLessonRun(clientEngine(client!, loaded!.info.config.numLayers, signal), run!.prompt, loaded!.vocab) };
+  });
+  if (!needsWork(view)) return IDLE_EXTRA;
+  const fresh = key !== null && task.valueKey === key && task.value !== null;
+  return { extra: fresh ? task.value! : NONE, ready: fresh, busy: task.running, error: task.error };
+}
