@@ -178,7 +178,7 @@ function Legend({ t }: { t: T }) {
   );
 }
 
-const card = { minWidth: 300, maxWidth: 400, border: '1px solid var(--c-border)', borderRadius: 'var(--radius)', background: 'var(--c-panel)', padding: 'var(--sp-2)', fontSize: 'var(--fs-xs)', display: 'grid', gap: 4 } as const;
+const card = { flex: '0 0 360px', width: 360, gridTemplateColumns: 'minmax(0, 1fr)', overflow: 'hidden', border: '1px solid var(--c-border)', borderRadius: 'var(--radius)', background: 'var(--c-panel)', padding: 'var(--sp-2)', fontSize: 'var(--fs-xs)', display: 'grid', gap: 4 } as const;
 
 function CallCard({ call: c, previous, widest, t }: { call: LoopCall<Prompt>; previous: LoopCall<Prompt> | null; widest: number; t: T }) {
   const msgs = c.request.messages;
