@@ -11,7 +11,7 @@ import { paintRgba, type ColormapName, type Scale } from '../../lib/view/colorma
 import { rowBox } from '../../lib/view/heatmapAxis';
 import { PIN_LIMIT, pinnedKeys, pinnedLayout, stripAt, togglePinned, type PinnedLayout } from '../../lib/view/pinnedColumns';
 import { MARK_COLORS, SEGMENT_COLORS } from '../../lib/view/palette';
-import { cellAt, isPooled, rasterize } from '../../lib/view/viewport';
+import { cellAt, isPooled, rasterize, type Viewport } from '../../lib/view/viewport';
 import type { Span } from '../../lib/prompt/prompt';
 import { MatrixCanvas, useDevicePixelRatio } from '../charts/MatrixCanvas';
 import { useT } from '../common/i18n';
@@ -23,6 +23,8 @@ import { useHeatmapView } from './useHeatmapView';
 import { useLabelPx } from './useLabelPx';
 
 export interface HeatmapProps {
+  /** The window the heatmap opens at (cell units; clamped), e.g. a lesson step's zoom; default the whole matrix. */
+  initialView?: Viewport;
   /** size × size, row-major, rows = query tokens, columns = key tokens; cells k > q are masked. */
   matrix: Float32Array;
   size: number;
@@ -95,7 +97,7 @@ const outlineStyle = (x: number, y: number, w: number, h: number) =>
     zIndex: 2,
   }) as const;
 
-export function Heatmap({ matrix, size, labels, scale, map, spans, messageCount, px = 640, absentText, selected, onSelect, pinned, onPinned, footer }: HeatmapProps) {
+export function Heatmap({ initialView, matrix, size, labels, scale, map, spans, messageCount, px = 640, absentText, selected, onSelect, pinned, onPinned, footer }: HeatmapProps) {
   const t = useT();
   const labelPx = useLabelPx();
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -123,7 +125,7 @@ export function Heatmap({ matrix, size, labels, scale, map, spans, messageCount,
     const c = cellAt(v, px, p.x, p.y, size);
     if (c) select(c.q);
   };
-  const { vp, update, hover, dragging, local, canvasHandlers, onKeyDown } = useHeatmapView(size, px, canvasRef, onTap);
+  const { vp, update, hover, dragging, local, canvasHandlers, onKeyDown } = useHeatmapView(size, px, canvasRef, onTap, initialView);
   const dpr = useDevicePixelRatio();
   const dev = Math.max(1, Math.round(px * dpr));
   const [focusRing, setFocusRing] = useState(false);

@@ -9,6 +9,7 @@ import type { Analysed } from '../../lib/state/analysed';
 import type { ViewSettings } from '../../lib/state/store';
 import { formatWeight } from '../../lib/view/heatmapAxis';
 import { formatSig2 } from '../../lib/view/scale';
+import type { Viewport } from '../../lib/view/viewport';
 import { Legend } from '../charts/Legend';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
@@ -16,6 +17,8 @@ import { Heatmap } from './Heatmap';
 import { headLabel, type AttentionView } from './useAttentionView';
 
 export interface HeatmapSectionProps {
+  /** The window the heatmap opens at (a lesson step's zoom); default the whole matrix. */
+  initialView?: Viewport;
   data: Analysed;
   shown: AttentionView;
   matrix: Float32Array;
@@ -45,7 +48,7 @@ function HideSinkRange({ ranges }: { ranges: ColourRanges }) {
   );
 }
 
-export function HeatmapSection({ data, shown, matrix, view, onView, model, scenario, selected, onSelect, px }: HeatmapSectionProps) {
+export function HeatmapSection({ initialView, data, shown, matrix, view, onView, model, scenario, selected, onSelect, px }: HeatmapSectionProps) {
   const t = useT();
   const { layer, head, scale, ranges } = shown;
   return (
@@ -73,6 +76,7 @@ export function HeatmapSection({ data, shown, matrix, view, onView, model, scena
       >
         <div>
           <Heatmap
+            initialView={initialView}
             matrix={matrix}
             size={data.tokens}
             labels={data.labels}

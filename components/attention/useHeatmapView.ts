@@ -3,7 +3,7 @@
 // reset (0 key), the hovered point. The window maths is lib/view/viewport's; this hook only keeps state and
 // turns events into viewport updates.
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent, type PointerEvent, type RefObject } from 'react';
-import { fitAll, MIN_SPAN, pan, pointAt, zoomAt, zoomCentre, type Viewport } from '../../lib/view/viewport';
+import { clampViewport, fitAll, MIN_SPAN, pan, pointAt, zoomAt, zoomCentre, type Viewport } from '../../lib/view/viewport';
 
 /** Zoom per + / − key or button press, and per 100 px of wheel delta (exponential in between). */
 export const STEP = 1.5;
@@ -31,10 +31,18 @@ export interface HeatmapView {
  * Window state for a `size` × `size` matrix drawn `px` CSS px wide on `canvasRef` (which gets the wheel
  * listener). `onTap` gets the point (CSS px of the drawing) of a click that did not drag.
  */
-export function useHeatmapView(size: number, px: number, canvasRef: RefObject<HTMLCanvasElement | null>, onTap?: (p: { x: number; y: number }, vp: Viewport) => void): HeatmapView {
-  // The window belongs to the matrix size it was made for; a new size starts from the full view.
-  const [view, setView] = useState<{ T: number; vp: Viewport }>(() => ({ T: size, vp: fitAll(size) }));
-  const vp = view.T === size ? view.vp : fitAll(size);
+export function useHeatmapView(
+  size: number,
+  px: number,
+  canvasRef: RefObject<HTMLCanvasElement | null>,
+  onTap?: (p: { x: number; y: number }, vp: Viewport) => void,
+  initial?: Viewport,
+): HeatmapView {
+  // The window belongs to the matrix size it was made for; a new size starts from `initial` (a lesson step's
+  // zoom, clamped to the matrix) or the full view.
+  const start = (T: number) => (initial ? clampViewport(initial, T) : fitAll(T));
+  const [view, setView] = useState<{ T: number; vp: Viewport }>(() => ({ T: size, vp: start(size) }));
+  const vp = view.T === size ? view.vp : start(size);
   const vpRef = useRef(vp);
   vpRef.current = vp;
   const update = useCallback((f: (v: Viewport) => Viewport) => setView((s) => ({ T: size, vp: f(s.T === size ? s.vp : fitAll(size)) })), [size]);
