@@ -16,6 +16,7 @@ import { EngineSession } from '../lib/engine/session';
 import { LESSONS, type Callout, type LessonExtra, type LessonStep } from '../lib/lessons';
 import { kvLessonRun } from '../lib/lessons/kvPrefix';
 import { patternLessonRun } from '../lib/lessons/harmfulPatterns';
+import { statusArmA } from '../lib/lessons/statusBar';
 import { readVocab, type Vocab } from '../lib/prompt/vocab';
 import { SINK_MODELS } from '../lib/lessons/attentionSink';
 import { displayToken } from '../lib/prompt/label';
@@ -73,6 +74,10 @@ async function nodeCallouts(step: LessonStep): Promise<Callout[]> {
     runs.push({ run, callPrompts, context, conversationTokens: conv.ids.length, conversationDiffers: conversationDiffers(run), prompt, labels: prompt.tokens.map(displayToken), attention: r.attention, tokens: prompt.ids.length });
   }
   const extra: LessonExtra = {};
+  if (step.view.kind === 'ab') {
+    const { tok, engine } = models.get(step.view.models[0]!)!;
+    extra.statusArm = await statusArmA(async (req) => buildPrompt(tok, req, { addGenerationPrompt: true }), async (ids) => (await engine.prefill(ids)).attention);
+  }
   if (step.view.kind === 'kv') {
     const k = kvEngines.get(step.view.models[0]!)!;
     extra.kv = await kvLessonRun(k.engine, runs[0]!.prompt, k.vocab);
@@ -170,11 +175,11 @@ test('lessons: index and every step in English and Chinese; callouts equal Node;
         await page.screenshot({ path: `${FIG}/${lesson.slug}-${i + 1}-${lang}.png` });
         if (i + 1 < lesson.steps.length) await page.keyboard.press('ArrowRight');
       }
-      // → at the last step stays; ← goes back one.
+      // → at the last step stays; ← goes back one (a one-step lesson stays on its step).
       await page.keyboard.press('ArrowRight');
       assert.equal(await page.getAttribute('[data-role="lesson"]', 'data-step'), String(lesson.steps.length));
       await page.keyboard.press('ArrowLeft');
-      assert.equal(await page.getAttribute('[data-role="lesson"]', 'data-step'), String(lesson.steps.length - 1));
+      assert.equal(await page.getAttribute('[data-role="lesson"]', 'data-step'), String(Math.max(1, lesson.steps.length - 1)));
     }
   }
 

@@ -13,6 +13,10 @@ import { calloutParts, calloutText, LESSONS, lessonBySlug, stepFromQuery, type C
 import { KV_TOL, kvLessonRun } from '../lib/lessons/kvPrefix';
 import { PATTERN_SEED, patternLessonRun } from '../lib/lessons/harmfulPatterns';
 import { STATUS_ALPHA, STATUS_INTERVAL, STATUS_MESSAGE, STATUS_N } from '../lib/lessons/statusBarCost';
+import { STATUS_ARM_A, STATUS_ARM_B, statusArmA } from '../lib/lessons/statusBar';
+import { GROWTH_ALPHA, seedGrowth } from '../lib/lessons/contextGrowth';
+import { SEED_RUN_LOG_FILE } from '../lib/lessons/seedRunLog';
+import { parseRunLog } from '../lib/io/runlog';
 import { patternRun, PATTERN_MODES } from '../lib/agent/patterns';
 import { readVocab, type Vocab } from '../lib/prompt/vocab';
 import { COLLAPSE_RATIO, SINK_HEAD, SINK_LAYER, SINK_MODELS } from '../lib/lessons/attentionSink';
@@ -73,6 +77,10 @@ async function extraOf(step: LessonStep, runs: readonly Analysed[]): Promise<Les
   if (step.view.kind === 'patterns') {
     const { tok } = models.get(step.view.models[0]!)!;
     return { patterns: await patternLessonRun(async (req) => buildPrompt(tok, req, { addGenerationPrompt: true })) };
+  }
+  if (step.view.kind === 'ab') {
+    const { tok, engine } = models.get(step.view.models[0]!)!;
+    return { statusArm: await statusArmA(async (req) => buildPrompt(tok, req, { addGenerationPrompt: true }), async (ids) => (await engine.prefill(ids)).attention) };
   }
   if (step.view.kind !== 'kv') return {};
   const k = kvEngines.get(step.view.models[0]!)!;
@@ -445,6 +453,93 @@ test('status-bar-cost: S and R from the rendered prompt, the formulas, N* and th
   // The simulation prices the update calls exactly as the formulas (block size 1, one call between updates).
   close(val(c.callouts, 'simulation', 'simReplace'), replace, 'simulated replace');
   close(val(c.callouts, 'simulation', 'simAppend'), append, 'simulated append');
+});
+
+// ---- status-bar ----------------------------------------------------------------------------------------
+
+/** Mean over layers of the head-mean attention of the last prompt row on the tokens of `messages` (token 0 excluded: the sink region takes it), by plain loops. */
+function bruteDecisionMass(p: Prompt, attention: readonly { dims: readonly number[]; data: Float32Array }[], messages: readonly number[], firstOnly = false): number {
+  const keys = firstOnly ? [0] : p.spans.filter((s) => messages.includes(s.message)).flatMap((s) => Array.from({ length: s.end - s.start }, (_, i) => s.start + i)).filter((k) => k > 0);
+  let total = 0;
+  for (const t of attention) {
+    const [H, Q, K] = t.dims as [number, number, number];
+    let l = 0;
+    for (let h = 0; h < H; h++) for (const k of keys) l += t.data[(h * Q + (Q - 1)) * K + k]!;
+    total += l / H;
+  }
+  return total / attention.length;
+}
+
+test('status-bar: status-bar share in B, the latest query A→B, the first token — against plain sums over the decision rows', async () => {
+  const r = await stepRuns('status-bar', 'decision');
+  assert.equal(r.step.view.scenario, STATUS_ARM_B);
+  const b = r.runs[0]!;
+  const a = r.extra.statusArm!;
+  const reqA = scenarioRequest(parseScenarioRef(STATUS_ARM_A).id, parseScenarioRef(STATUS_ARM_A).variant);
+  const reqB = scenarioRequest(parseScenarioRef(STATUS_ARM_B).id, parseScenarioRef(STATUS_ARM_B).variant);
+  assert.equal(reqB.messages.length, reqA.messages.length + 1, 'B is A plus one message');
+  const statusMsg = reqB.messages.length - 1;
+  const queryMsg = reqA.messages.length - 1;
+  assert.match(String(reqB.messages[statusMsg]!.content), /<agent_status>/);
+  assert.equal(reqA.messages[queryMsg]!.role, 'user');
+  // A's prompt is B's up to where they part (the shared prefix), then the generation prompt.
+  const shared = prefixLen(a.prompt.ids, b.prompt.ids);
+  assert.ok(shared > 0.9 * a.prompt.ids.length, `shared prefix ${shared} of ${a.prompt.ids.length}`);
+  const statusTokens = tokensOf(b.prompt, (s) => s.message === statusMsg);
+  const status = bruteDecisionMass(b.prompt, b.attention, [statusMsg]);
+  close(val(r.callouts, 'status', 'share'), status, 'status-bar share in B');
+  assert.equal(val(r.callouts, 'status', 'tokens'), statusTokens);
+  close(val(r.callouts, 'status', 'even'), statusTokens / b.prompt.ids.length, 'token share');
+  assert.equal(r.callouts.get('status')!.missing, status > statusTokens / b.prompt.ids.length ? undefined : true);
+  const qa = bruteDecisionMass(a.prompt, a.attention, [queryMsg]);
+  const qb = bruteDecisionMass(b.prompt, b.attention, [queryMsg]);
+  close(val(r.callouts, 'query', 'a'), qa, 'latest query in A');
+  close(val(r.callouts, 'query', 'b'), qb, 'latest query in B');
+  if (qb < qa) close(val(r.callouts, 'query', 'drop'), qa - qb, 'drop');
+  close(val(r.callouts, 'sink', 'a'), bruteDecisionMass(a.prompt, a.attention, [], true), 'first token in A');
+  close(val(r.callouts, 'sink', 'b'), bruteDecisionMass(b.prompt, b.attention, [], true), 'first token in B');
+});
+
+// ---- context-growth ------------------------------------------------------------------------------------
+
+test('context-growth: the embedded seed log is the fixture; first, peak, totals and the append-only cache — restated by plain loops', async () => {
+  const parsed = parseRunLog(readFileSync(SEED_RUN_LOG_FILE, 'utf8'));
+  assert.ok(parsed.ok);
+  const { log } = seedGrowth();
+  assert.deepEqual(log, parsed.log, 'the lesson log is the fixture as the Data tab reads it');
+  const p = log.calls.map((c) => c.promptTokens);
+  const o = log.calls.map((c) => c.completionTokens);
+  let peak = 0;
+  let peakAt = 0;
+  p.forEach((x, i) => {
+    if (x > peak) [peak, peakAt] = [x, i + 1];
+  });
+  const g = await stepRuns('context-growth', 'grows');
+  assert.equal(g.runs.length, 0, 'no model runs');
+  assert.equal(val(g.callouts, 'growth', 'first'), p[0]);
+  assert.equal(val(g.callouts, 'growth', 'peak'), peak);
+  assert.equal(val(g.callouts, 'growth', 'peakAt'), peakAt);
+  assert.equal(val(g.callouts, 'growth', 'calls'), p.length);
+  close(val(g.callouts, 'growth', 'ratio'), peak / p[0]!, 'peak / first');
+  assert.equal(val(g.callouts, 'growth', 'grew'), p.filter((x, i) => i > 0 && x > p[i - 1]!).length);
+  assert.equal(val(g.callouts, 'total', 'prompt'), p.reduce((x, y) => x + y, 0));
+  assert.equal(val(g.callouts, 'total', 'completion'), o.reduce((x, y) => x + y, 0));
+  // The seed's headline numbers (fixtures README): 2,024 → 94,355 over 26 calls, one agent.
+  assert.deepEqual([p[0], peak, p.length, log.agents.length], [2024, 94355, 26, 1]);
+
+  // One agent: call i can reuse call i − 1's prompt and completion, capped at its own prompt.
+  let cached = 0;
+  for (let i = 1; i < p.length; i++) cached += Math.min(p[i - 1]! + o[i - 1]!, p[i]!);
+  const total = p.reduce((x, y) => x + y, 0);
+  const costCached = total - cached + GROWTH_ALPHA * cached;
+  const c = await stepRuns('context-growth', 'cache');
+  assert.equal(val(c.callouts, 'cache', 'cached'), cached);
+  close(val(c.callouts, 'cache', 'cachedShare'), cached / total, 'cached share');
+  close(val(c.callouts, 'saved', 'costCached'), costCached, 'cost with cache');
+  assert.equal(val(c.callouts, 'saved', 'costUncached'), total);
+  close(val(c.callouts, 'saved', 'saved'), total - costCached, 'saved');
+  close(val(c.callouts, 'saved', 'savedShare'), (total - costCached) / total, 'saved share');
+  close(val(c.callouts, 'saved', 'alpha'), GROWTH_ALPHA, 'alpha');
 });
 
 // ---- pure parts ----------------------------------------------------------------------------------------

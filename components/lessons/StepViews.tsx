@@ -2,7 +2,8 @@
 // The live view of a lesson step, one column per model (two side by side on the same prompt): the
 // attention heatmap (components/attention HeatmapSection, its layer/head/hide-sink set by the step and
 // still changeable), the sink score per layer (SinkParts LayerBars), the agent loop (MessageInspector) or
-// the token stream (TokenView). Computes nothing the lib does not.
+// the token stream (TokenView), the status-bar A/B's region bars (RegionBars) or a run log's growth chart
+// (GrowthChart, no model columns). Computes nothing the lib does not.
 import { useMemo, useState } from 'react';
 import type { StepView as StepViewConfig } from '../../lib/lessons';
 import { sinkScores } from '../../lib/lessons/attentionSink';
@@ -25,11 +26,22 @@ import { rankByCacheRatio, type PatternLessonRun } from '../../lib/lessons/harmf
 import type { PatternMode } from '../../lib/agent/patterns';
 import { CallStackChart, PatternSummaryChart } from '../kv/PatternCharts';
 import { displayToken } from '../../lib/prompt/label';
+import { barRows } from '../../lib/analysis/abArms';
+import { statusDecision, type StatusArmRun } from '../../lib/lessons/statusBar';
+import { seedGrowth } from '../../lib/lessons/contextGrowth';
+import { axisMax, RegionBars } from '../ab/RegionBars';
+import { GrowthChart } from '../data/GrowthChart';
 
 export function StepView({ view, runs, models, extra, streaming }: { view: StepViewConfig; runs: (Analysed | null)[]; models: string[]; extra?: LessonExtra | null; streaming?: StreamingRun[] }) {
   const [ref, width] = useBoxWidth(860);
   const cols = models.length;
   const colWidth = Math.floor((width - (cols - 1) * 16) / cols);
+  if (view.kind === 'growth')
+    return (
+      <div ref={ref} data-role="step-view" data-kind={view.kind} style={{ minWidth: 0 }}>
+        <GrowthColumn />
+      </div>
+    );
   return (
     <div ref={ref} data-role="step-view" data-kind={view.kind} style={{ display: 'grid', gridTemplateColumns: `repeat(${cols}, minmax(0, 1fr))`, gap: 16, minWidth: 0 }}>
       {models.map((model, i) => (
@@ -51,6 +63,8 @@ function One({ view, data, model, width, extra }: { view: StepViewConfig; data: 
   if (view.kind === 'kv') return <KvColumn data={data} kv={extra?.kv ?? null} width={width} />;
   if (view.kind === 'streaming') return null; // drawn by StreamingPanel in StepView
   if (view.kind === 'patterns') return <PatternsColumn patterns={extra?.patterns ?? null} width={width} />;
+  if (view.kind === 'ab') return <AbColumn data={data} arm={extra?.statusArm ?? null} width={width} />;
+  if (view.kind === 'growth') return null; // drawn without model columns in StepView
   return <TokensColumn data={data} focus={view.focus} />;
 }
 
@@ -147,6 +161,46 @@ function PatternsColumn({ patterns, width }: { patterns: PatternLessonRun | null
     <div className="panel" data-role="lesson-patterns" style={{ display: 'grid', gap: 'var(--sp-2)' }}>
       <PatternSummaryChart rows={patterns.modes} selected={mode} onSelect={setPicked} width={width - 24} />
       <CallStackChart accounting={sel.accounting} mode={mode} />
+    </div>
+  );
+}
+
+/** An 'ab' step: the A/B tab's region bars at each arm's decision position (arm B is the step's run, arm A the view's extra). */
+function AbColumn({ data, arm, width }: { data: Analysed; arm: StatusArmRun | null; width: number }) {
+  const t = useT();
+  const d = useMemo(() => (arm ? statusDecision(arm, data) : null), [arm, data]);
+  if (!d)
+    return (
+      <p role="status" className="muted">
+        {t('lessonsAb.computing')}
+      </p>
+    );
+  const rows = barRows(d.a, d.b);
+  return (
+    <div className="panel" data-role="lesson-ab">
+      <RegionBars
+        role="lesson-ab-bars"
+        title={t('lessonsAb.barsTitle')}
+        subtitle={t('lessonsAb.barsSub', { pa: d.a.positions[0]!, ta: d.tokensA, pb: d.b.positions[0]!, tb: d.tokensB })}
+        rows={rows}
+        layer="mean"
+        max={axisMax([rows], 'mean')}
+        masses={d}
+        armTitles={{ a: t('ab.arms.builtinA'), b: t('ab.arms.builtinB') }}
+        width={Math.max(420, width - 24)}
+      />
+    </div>
+  );
+}
+
+/** A 'growth' step: the Data tab's growth chart of the seed run log at the lesson's α. */
+function GrowthColumn() {
+  const t = useT();
+  const { log, growth } = seedGrowth();
+  return (
+    <div className="panel" data-role="lesson-growth" style={{ display: 'grid', gap: 'var(--sp-1)' }}>
+      <span style={{ fontSize: 'var(--fs-sm)' }}>{t('lessonsAb.growthTitle', { calls: growth.summary.calls, agent: log.agents.join(', '), alpha: growth.alpha })}</span>
+      <GrowthChart growth={growth} log={log} />
     </div>
   );
 }

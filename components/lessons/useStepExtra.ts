@@ -2,12 +2,14 @@
 // What a lesson step's view computes besides the attention run (lib/lessons LessonExtra), on the step's first
 // engine once its run is in: for a 'kv' step, the one-token edit's K/V comparison (lib/lessons/kvPrefix
 // kvLessonRun) across the worker; for a 'patterns' step, every pattern call rendered by the worker's chat
-// template and accounted (lib/lessons/harmfulPatterns patternLessonRun). Steps of other kinds need nothing: `ready` at once.
+// template and accounted (lib/lessons/harmfulPatterns patternLessonRun); for an 'ab' step, the status bar's arm A
+// rendered and prefilled (lib/lessons/statusBar statusArmA). Steps of other kinds need nothing: `ready` at once.
 import type { EngineClient } from '../../lib/engine/client';
 import type { KvEngine } from '../../lib/engine/kvCompare';
 import type { LessonExtra, StepView } from '../../lib/lessons';
 import { kvLessonRun } from '../../lib/lessons/kvPrefix';
 import { patternLessonRun } from '../../lib/lessons/harmfulPatterns';
+import { statusArmA } from '../../lib/lessons/statusBar';
 import { renderPrompt } from '../../lib/engine/renderPrompt';
 import type { Analysed } from '../../lib/state/analysed';
 import { useEngineTask } from '../hooks/useEngineTask';
@@ -49,8 +51,8 @@ export interface StepExtra {
 const NONE: LessonExtra = Object.freeze({});
 const IDLE_EXTRA: StepExtra = { extra: NONE, ready: true, busy: false, error: null };
 
-/** Whether a view kind needs this hook's work ('kv', 'patterns'). */
-const needsWork = (view: StepView) => view.kind === 'kv' || view.kind === 'patterns';
+/** Whether a view kind needs this hook's work ('kv', 'patterns', 'ab'). */
+const needsWork = (view: StepView) => view.kind === 'kv' || view.kind === 'patterns' || view.kind === 'ab';
 
 export function useStepExtra(view: StepView, engine: Engine, run: Analysed | null): StepExtra {
   const client = engine.client;
@@ -59,6 +61,13 @@ export function useStepExtra(view: StepView, engine: Engine, run: Analysed | nul
   const key = want ? `${view.kind}|${idOf(run!)}|${engine.epoch}|${loaded!.id}` : null;
   const task = useEngineTask<LessonExtra>(key, async ({ signal }) => {
     if (view.kind === 'patterns') return { patterns: await patternLessonRun((req) => renderPrompt(client!, req, signal)) };
+    if (view.kind === 'ab')
+      return {
+        statusArm: await statusArmA(
+          (req) => renderPrompt(client!, req, signal),
+          async (ids) => (await client!.prefill(ids, { signal })).attention,
+        ),
+      };
     return { kv: await kvLessonRun(clientEngine(client!, loaded!.info.config.numLayers, signal), run!.prompt, loaded!.vocab) };
   });
   if (!needsWork(view)) return IDLE_EXTRA;

@@ -17,6 +17,7 @@ import { shellStrings } from './shell';
 import { lessonsStrings } from './lessons';
 import { streamingStrings } from './streaming';
 import { loopStrings } from './loop';
+import { lessonsAbStrings } from './lessonsAb';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -38,6 +39,7 @@ export const STRINGS = {
   ...lessonsStrings,
   ...streamingStrings,
   ...loopStrings,
+  ...lessonsAbStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;

@@ -3,15 +3,17 @@
 import { agentLoop } from './agentLoop';
 import { attentionSink } from './attentionSink';
 import { chatTemplate } from './chatTemplate';
+import { contextGrowthLesson } from './contextGrowth';
 import { harmfulPatterns } from './harmfulPatterns';
 import { kvPrefix } from './kvPrefix';
+import { statusBar } from './statusBar';
 import { statusBarCost } from './statusBarCost';
 import type { Lesson } from './types';
 
 export type { Callout, CalloutValue, Lesson, LessonExtra, LessonStep, StepView, Text } from './types';
 export { calloutParts, calloutText } from './types';
 
-export const LESSONS: readonly Lesson[] = [agentLoop, chatTemplate, attentionSink, kvPrefix, harmfulPatterns, statusBarCost];
+export const LESSONS: readonly Lesson[] = [agentLoop, chatTemplate, attentionSink, kvPrefix, harmfulPatterns, statusBar, statusBarCost, contextGrowthLesson];
 
 export function lessonBySlug(slug: string): Lesson | null {
   return LESSONS.find((l) => l.slug === slug) ?? null;

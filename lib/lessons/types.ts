@@ -9,6 +9,7 @@ import type { Lang } from '../i18n/types';
 import type { Analysed } from '../state/analysed';
 import type { KvLessonRun } from './kvPrefix';
 import type { PatternLessonRun } from './harmfulPatterns';
+import type { StatusArmRun } from './statusBar';
 import type { ContextChoice } from '../state/store';
 
 /** Prose in both languages. `{name}` in a callout template marks a value filled in from the run. */
@@ -40,7 +41,11 @@ export type StepView =
   /** The six context patterns' prefix-cache accounting (lib/lessons/harmfulPatterns), as the Economics tab shows it. */
   | (ViewBase & { kind: 'patterns' })
   /** The StreamingLLM experiment per model on the first `tokens` tokens of lib/lessons/streamingText: W keys per query, k sinks. */
-  | (ViewBase & { kind: 'streaming'; window: number; sink: number; tokens: number });
+  | (ViewBase & { kind: 'streaming'; window: number; sink: number; tokens: number })
+  /** The status-bar A/B (lib/lessons/statusBar): `scenario` is arm B; arm A is computed besides; region masses at each decision position. */
+  | (ViewBase & { kind: 'ab' })
+  /** The seed run log's growth chart (lib/lessons/contextGrowth); no model runs (`models` is empty). */
+  | (ViewBase & { kind: 'growth' });
 
 /** One value shown in a callout: the number (for tests) and how the page writes it. */
 export interface CalloutValue {
@@ -72,6 +77,8 @@ export interface LessonExtra {
   patterns?: PatternLessonRun;
   /** 'streaming' steps: the experiment's result per model, in `view.models` order. */
   streaming?: StreamingResult[];
+  /** 'ab' steps: arm A (without the status bar) rendered and prefilled on the first model. */
+  statusArm?: StatusArmRun;
 }
 
 export interface LessonStep {
