@@ -81,6 +81,7 @@ function AttentionColumn({ view, data, model, width }: { view: Extract<StepViewC
   if (!shown.matrix) return null;
   return (
     <HeatmapSection
+      initialView={view.zoom}
       data={data}
       shown={shown}
       matrix={shown.matrix}

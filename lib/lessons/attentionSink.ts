@@ -275,10 +275,10 @@ export const attentionSink: Lesson = {
       id: 'one-head',
       title: { en: 'One head up close', zh: '近看一个头' },
       body: {
-        en: 'Averages hide how uneven heads are. This is a single head of the last layer in both models. Compare how much of column 0 lights up in each, row after row, whatever the query is.',
-        zh: '平均值掩盖了各个头之间的差别。这里是两个模型最后一层的同一个头。比较两边第 0 列逐行亮起的程度——无论查询是什么。',
+        en: 'Averages hide how uneven heads are. This is a single head of the last layer in both models, zoomed in on the first 16 tokens so that every token is labelled (− or 0 zooms out). Compare how much of column 0 lights up in each, row after row, whatever the query is.',
+        zh: '平均值掩盖了各个头之间的差别。这里是两个模型最后一层的同一个头，放大到前 16 个 token，每个 token 都有标签（按 − 或 0 缩小）。比较两边第 0 列逐行亮起的程度——无论查询是什么。',
       },
-      view: { ...base, kind: 'attention', layer: SINK_LAYER, head: SINK_HEAD, hideSink: false },
+      view: { ...base, kind: 'attention', layer: SINK_LAYER, head: SINK_HEAD, hideSink: false, zoom: { q0: 0, k0: 0, span: 16 } },
       callouts: oneHeadCallouts,
     },
     {

@@ -28,8 +28,8 @@ export interface ViewBase {
 }
 
 export type StepView =
-  /** The attention heatmap of one layer and head (or reduction), per model. */
-  | (ViewBase & { kind: 'attention'; layer: number; head: HeadReduction; hideSink: boolean; selected?: number })
+  /** The attention heatmap of one layer and head (or reduction), per model; `zoom` is the window it opens at (cells). */
+  | (ViewBase & { kind: 'attention'; layer: number; head: HeadReduction; hideSink: boolean; selected?: number; zoom?: { q0: number; k0: number; span: number } })
   /** The sink score of token 0 per layer (bars), per model. */
   | (ViewBase & { kind: 'sink' })
   /** The agent loop call by call: the message list each call sends, with token counts. */
