@@ -16,7 +16,9 @@ import { EngineSession } from '../lib/engine/session';
 import { LESSONS, type Callout, type LessonExtra, type LessonStep } from '../lib/lessons';
 import { kvLessonRun } from '../lib/lessons/kvPrefix';
 import { patternLessonRun } from '../lib/lessons/harmfulPatterns';
-import { statusArmA } from '../lib/lessons/statusBar';
+import { statusArmA, statusSeeds } from '../lib/lessons/statusBar';
+import { parseGenerationConfig } from '../lib/generate/sampling';
+import { decodeTokens, specialTokenIds, tokenStrings } from '../lib/generate/decodeTokens';
 import { readVocab, type Vocab } from '../lib/prompt/vocab';
 import { SINK_MODELS } from '../lib/lessons/attentionSink';
 import { displayToken } from '../lib/prompt/label';
@@ -77,6 +79,21 @@ async function nodeCallouts(step: LessonStep): Promise<Callout[]> {
   if (step.view.kind === 'ab') {
     const { tok, engine } = models.get(step.view.models[0]!)!;
     extra.statusArm = await statusArmA(async (req) => buildPrompt(tok, req, { addGenerationPrompt: true }), async (ids) => (await engine.prefill(ids)).attention);
+  }
+  if (step.view.kind === 'seeds') {
+    // What the page's useStepExtra runs in its worker for a 'seeds' step: both arms sampled over the lesson's
+    // seeds on a session with last-row logits, attention and K/V, decoded with the vocabulary.
+    const model = step.view.models[0]!;
+    const m = readModelDir(`public/models/${model}`);
+    const vocab = readVocab(m.tokenizerJson);
+    const strings = tokenStrings(vocab);
+    const special = specialTokenIds(vocab);
+    const e = await EngineSession.create(nodeOrt(1), m.checkpoint, { graph: { logits: 'last', attention: 'full', presentKv: true } });
+    try {
+      extra.seeds = await statusSeeds(async (req) => buildPrompt(models.get(model)!.tok, req, { addGenerationPrompt: true }), e, parseGenerationConfig(m.generationConfig), (ids) => decodeTokens(strings, ids, special).text);
+    } finally {
+      await e.dispose();
+    }
   }
   if (step.view.kind === 'kv') {
     const k = kvEngines.get(step.view.models[0]!)!;

@@ -13,7 +13,11 @@ import { calloutParts, calloutText, LESSONS, lessonBySlug, stepFromQuery, type C
 import { KV_TOL, kvLessonRun } from '../lib/lessons/kvPrefix';
 import { PATTERN_SEED, patternLessonRun } from '../lib/lessons/harmfulPatterns';
 import { STATUS_ALPHA, STATUS_INTERVAL, STATUS_MESSAGE, STATUS_N } from '../lib/lessons/statusBarCost';
-import { STATUS_ARM_A, STATUS_ARM_B, statusArmA } from '../lib/lessons/statusBar';
+import { STATUS_ARM_A, STATUS_ARM_B, STATUS_MAX_NEW_TOKENS, STATUS_SEEDS, statusArmA, statusSeeds, type StatusSeedsRun } from '../lib/lessons/statusBar';
+import { ab } from '../lib/cli/ab';
+import { parseArgs } from '../lib/cli/args';
+import { parseGenerationConfig } from '../lib/generate/sampling';
+import { decodeTokens, specialTokenIds, tokenStrings } from '../lib/generate/decodeTokens';
 import { GROWTH_ALPHA, seedGrowth } from '../lib/lessons/contextGrowth';
 import { SEED_RUN_LOG_FILE } from '../lib/lessons/seedRunLog';
 import { parseRunLog } from '../lib/io/runlog';
@@ -71,6 +75,30 @@ function streamingOf(model: string, step: LessonStep): Promise<StreamingResult> 
   return r;
 }
 
+// 'seeds' steps: both status-bar arms sampled as the page's useStepExtra does (a session with last-row logits,
+// attention and K/V, as the page's worker; decoded with the vocabulary as the page decodes). Once per model.
+const seedRuns = new Map<string, Promise<StatusSeedsRun>>();
+function seedsOf(model: string): Promise<StatusSeedsRun> {
+  let r = seedRuns.get(model);
+  if (!r) {
+    r = (async () => {
+      const m = readModelDir(`public/models/${model}`);
+      const tok = createTokenizer(m.tokenizerJson, m.tokenizerConfig);
+      const vocab = readVocab(m.tokenizerJson);
+      const strings = tokenStrings(vocab);
+      const special = specialTokenIds(vocab);
+      const e = await EngineSession.create(nodeOrt(1), m.checkpoint, { graph: { logits: 'last', attention: 'full', presentKv: true } });
+      try {
+        return await statusSeeds(async (req) => buildPrompt(tok, req, { addGenerationPrompt: true }), e, parseGenerationConfig(m.generationConfig), (ids) => decodeTokens(strings, ids, special).text);
+      } finally {
+        await e.dispose();
+      }
+    })();
+    seedRuns.set(model, r);
+  }
+  return r;
+}
+
 /** What the page's view computes besides the runs (useStepExtra), rebuilt in Node. */
 async function extraOf(step: LessonStep, runs: readonly Analysed[]): Promise<LessonExtra> {
   if (step.view.kind === 'streaming') return { streaming: await Promise.all(step.view.models.map((m) => streamingOf(m, step))) };
@@ -82,6 +110,7 @@ async function extraOf(step: LessonStep, runs: readonly Analysed[]): Promise<Les
     const { tok, engine } = models.get(step.view.models[0]!)!;
     return { statusArm: await statusArmA(async (req) => buildPrompt(tok, req, { addGenerationPrompt: true }), async (ids) => (await engine.prefill(ids)).attention) };
   }
+  if (step.view.kind === 'seeds') return { seeds: await seedsOf(step.view.models[0]!) };
   if (step.view.kind !== 'kv') return {};
   const k = kvEngines.get(step.view.models[0]!)!;
   return { kv: await kvLessonRun(k.engine, runs[0]!.prompt, k.vocab) };
@@ -498,6 +527,59 @@ test('status-bar: status-bar share in B, the latest query A→B, the first token
   if (qb < qa) close(val(r.callouts, 'query', 'drop'), qa - qb, 'drop');
   close(val(r.callouts, 'sink', 'a'), bruteDecisionMass(a.prompt, a.attention, [], true), 'first token in A');
   close(val(r.callouts, 'sink', 'b'), bruteDecisionMass(b.prompt, b.attention, [], true), 'first token in B');
+});
+
+test('status-bar decisions: tallies, seed-by-seed flips and the names called — against `kvscope ab --seeds 3 --json` (its own prefill, generation and decoding)', async () => {
+  const r = await stepRuns('status-bar', 'decisions');
+  assert.equal(r.step.view.kind, 'seeds');
+  const s = r.extra.seeds!;
+  assert.deepEqual(s.seeds, [...STATUS_SEEDS]);
+  assert.deepEqual(STATUS_SEEDS, [1, 2, 3], 'the CLI samples seeds 1…N');
+  // The CLI: both arms prefilled in 256-token chunks on their own sessions, generate() called directly, decodeIds with the tokenizer.
+  const cli = await ab(parseArgs(['--model', 'public/models/kvscope-tiny', '--scenario', 'xfinity', '--seeds', String(STATUS_SEEDS.length), '--max-new-tokens', String(STATUS_MAX_NEW_TOKENS), '--json'], ['json']));
+  assert.equal(cli.code, 0);
+  type CliArm = { arm: 'A' | 'B'; variant: string; decisions: { call: number; refuse: number }; seeds: { seed: number; decision: 'call' | 'refuse'; text: string; parsed: { toolCalls: { name: string; arguments?: unknown }[] } }[] };
+  const arms = (cli.json as { arms: CliArm[] }).arms;
+  assert.deepEqual(
+    arms.map((a) => a.variant),
+    [parseScenarioRef(STATUS_ARM_A).variant, parseScenarioRef(STATUS_ARM_B).variant],
+  );
+  const [A, B] = arms as [CliArm, CliArm];
+  // Seed by seed: the same continuation and decision as the lesson's (deterministic seeded sampling).
+  for (const [mine, theirs] of [
+    [s.a, A],
+    [s.b, B],
+  ] as const) {
+    assert.deepEqual(
+      mine.map((x) => [x.seed, x.decision, x.text]),
+      theirs.seeds.map((x) => [x.seed, x.decision, x.text]),
+      `arm ${theirs.arm}`,
+    );
+  }
+  const n = STATUS_SEEDS.length;
+  assert.equal(val(r.callouts, 'tally', 'callA'), A.decisions.call);
+  assert.equal(val(r.callouts, 'tally', 'callB'), B.decisions.call);
+  assert.equal(val(r.callouts, 'tally', 'n'), n);
+  let flipped = 0;
+  let worse = 0;
+  for (let i = 0; i < n; i++) {
+    if (A.seeds[i]!.decision === 'call' && B.seeds[i]!.decision === 'refuse') flipped++;
+    if (A.seeds[i]!.decision === 'refuse' && B.seeds[i]!.decision === 'call') worse++;
+  }
+  assert.equal(val(r.callouts, 'effect', 'flipped'), flipped);
+  assert.equal(val(r.callouts, 'effect', 'worse'), worse);
+  assert.equal(r.callouts.get('effect')!.missing, B.decisions.call < A.decisions.call ? undefined : true, 'missing flag: the status bar does not lower the calls');
+  // The names: every string argument of a generated phone_call, against the conversation's own (Xfinity) — by plain loops.
+  const strings = (v: unknown): string[] => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap(strings) : v && typeof v === 'object' ? Object.values(v).flatMap(strings) : []);
+  const named = [...A.seeds, ...B.seeds].flatMap((x) => x.parsed.toolCalls.filter((c) => c.name === 'phone_call').flatMap((c) => strings(c.arguments)));
+  if (named.length === 0) assert.equal(r.callouts.has('names'), false);
+  else {
+    assert.equal(val(r.callouts, 'names', 'total'), named.length);
+    const known = named.filter((x) => x.toLowerCase() === 'xfinity').length;
+    assert.equal(val(r.callouts, 'names', 'known'), known);
+    assert.equal(val(r.callouts, 'names', 'other'), named.length - known);
+    assert.equal(r.callouts.get('names')!.words!.target, 'Xfinity');
+  }
 });
 
 // ---- context-growth ------------------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 // The live view of a lesson step, one column per model (two side by side on the same prompt): the
 // attention heatmap (components/attention HeatmapSection, its layer/head/hide-sink set by the step and
 // still changeable), the sink score per layer (SinkParts LayerBars), the agent loop (MessageInspector) or
-// the token stream (TokenView), the status-bar A/B's region bars (RegionBars) or a run log's growth chart
+// the token stream (TokenView), the status-bar A/B's region bars (RegionBars), its decisions over seeds (a tally
+// per arm and the A/B tab's SeedTable) or a run log's growth chart
 // (GrowthChart, no model columns). Computes nothing the lib does not.
 import { useMemo, useState } from 'react';
 import type { StepView as StepViewConfig } from '../../lib/lessons';
@@ -27,7 +28,10 @@ import type { PatternMode } from '../../lib/agent/patterns';
 import { CallStackChart, PatternSummaryChart } from '../kv/PatternCharts';
 import { displayToken } from '../../lib/prompt/label';
 import { barRows } from '../../lib/analysis/abArms';
-import { statusDecision, type StatusArmRun } from '../../lib/lessons/statusBar';
+import { statusDecision, type StatusArmRun, type StatusSeedsRun } from '../../lib/lessons/statusBar';
+import { tallyDecisions } from '../../lib/analysis/abArms';
+import { samplingText, type GenResult } from '../ab/DecisionOutcomes';
+import { DECISION_COLORS, SeedTable } from '../ab/SeedOutputs';
 import { seedGrowth } from '../../lib/lessons/contextGrowth';
 import { axisMax, RegionBars } from '../ab/RegionBars';
 import { GrowthChart } from '../data/GrowthChart';
@@ -64,6 +68,7 @@ function One({ view, data, model, width, extra }: { view: StepViewConfig; data: 
   if (view.kind === 'streaming') return null; // drawn by StreamingPanel in StepView
   if (view.kind === 'patterns') return <PatternsColumn patterns={extra?.patterns ?? null} width={width} />;
   if (view.kind === 'ab') return <AbColumn data={data} arm={extra?.statusArm ?? null} width={width} />;
+  if (view.kind === 'seeds') return <SeedsColumn seeds={extra?.seeds ?? null} />;
   if (view.kind === 'growth') return null; // drawn without model columns in StepView
   return <TokensColumn data={data} focus={view.focus} />;
 }
@@ -190,6 +195,61 @@ function AbColumn({ data, arm, width }: { data: Analysed; arm: StatusArmRun | nu
         armTitles={{ a: t('ab.arms.builtinA'), b: t('ab.arms.builtinB') }}
         width={Math.max(420, width - 24)}
       />
+    </div>
+  );
+}
+
+/** A 'seeds' step: how often each status-bar arm calls again over the step's seeds, and every seed's output (the A/B tab's SeedTable). */
+function SeedsColumn({ seeds }: { seeds: StatusSeedsRun | null }) {
+  const t = useT();
+  const result = useMemo((): GenResult | null => (seeds ? { seeds: seeds.seeds, maxNewTokens: seeds.maxNewTokens, sampling: seeds.sampling, runs: { A: seeds.a, B: seeds.b }, aborted: false, finished: true } : null), [seeds]);
+  if (!seeds || !result)
+    return (
+      <p role="status" className="muted">
+        {t('lessonsSeeds.computing')}
+      </p>
+    );
+  const arms = [
+    { arm: 'A', title: t('ab.arms.builtinA'), runs: seeds.a },
+    { arm: 'B', title: t('ab.arms.builtinB'), runs: seeds.b },
+  ] as const;
+  const W = 180;
+  return (
+    <div className="panel" data-role="lesson-seeds" style={{ display: 'grid', gap: 'var(--sp-1)', fontSize: 'var(--fs-sm)' }}>
+      <span>{t('lessonsSeeds.sampling', { how: samplingText(t, seeds.sampling), first: seeds.seeds[0]!, last: seeds.seeds.at(-1)!, max: seeds.maxNewTokens })}</span>
+      <table data-role="lesson-seeds-tally" style={{ borderCollapse: 'collapse' }}>
+        <tbody>
+          {arms.map(({ arm, title, runs }) => {
+            const tl = tallyDecisions(runs);
+            const n = runs.length || 1;
+            return (
+              <tr key={arm} data-arm={arm} data-call={tl.call} data-refuse={tl.refuse}>
+                <td style={{ padding: '3px 10px 3px 0', fontWeight: 600 }}>
+                  {arm}: {title}
+                </td>
+                <td style={{ padding: '3px 10px' }}>
+                  <span style={{ display: 'inline-flex', width: W, height: 14, verticalAlign: 'middle', border: '1px solid #999' }}>
+                    <span style={{ width: (tl.call / n) * W, background: DECISION_COLORS.call }} />
+                    <span style={{ width: (tl.refuse / n) * W, background: DECISION_COLORS.refuse }} />
+                  </span>
+                </td>
+                <td style={{ padding: '3px 10px' }}>{t('ab.gen.tally', { call: tl.call, refuse: tl.refuse, n: runs.length })}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+      <div style={{ display: 'flex', gap: 14, fontSize: 'var(--fs-xs)' }}>
+        <span>
+          <span style={{ display: 'inline-block', width: 14, height: 10, background: DECISION_COLORS.call, marginRight: 4 }} />
+          {t('ab.gen.legendCall')}
+        </span>
+        <span>
+          <span style={{ display: 'inline-block', width: 14, height: 10, background: DECISION_COLORS.refuse, marginRight: 4 }} />
+          {t('ab.gen.legendRefuse')}
+        </span>
+      </div>
+      <SeedTable result={result} />
     </div>
   );
 }

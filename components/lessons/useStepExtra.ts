@@ -3,13 +3,17 @@
 // engine once its run is in: for a 'kv' step, the one-token edit's K/V comparison (lib/lessons/kvPrefix
 // kvLessonRun) across the worker; for a 'patterns' step, every pattern call rendered by the worker's chat
 // template and accounted (lib/lessons/harmfulPatterns patternLessonRun); for an 'ab' step, the status bar's arm A
-// rendered and prefilled (lib/lessons/statusBar statusArmA). Steps of other kinds need nothing: `ready` at once.
+// rendered and prefilled (lib/lessons/statusBar statusArmA); for a 'seeds' step, both status-bar arms sampled over
+// a few seeds with the model's generation_config (lib/lessons/statusBar statusSeeds, as the A/B tab's
+// useSeedRuns runs lib/generate/abSeeds). Steps of other kinds need nothing: `ready` at once.
 import type { EngineClient } from '../../lib/engine/client';
 import type { KvEngine } from '../../lib/engine/kvCompare';
 import type { LessonExtra, StepView } from '../../lib/lessons';
 import { kvLessonRun } from '../../lib/lessons/kvPrefix';
 import { patternLessonRun } from '../../lib/lessons/harmfulPatterns';
-import { statusArmA } from '../../lib/lessons/statusBar';
+import { statusArmA, statusSeeds } from '../../lib/lessons/statusBar';
+import { parseGenerationConfig } from '../../lib/generate/sampling';
+import { decodeTokens, specialTokenIds, tokenStrings } from '../../lib/generate/decodeTokens';
 import { renderPrompt } from '../../lib/engine/renderPrompt';
 import type { Analysed } from '../../lib/state/analysed';
 import { useEngineTask } from '../hooks/useEngineTask';
@@ -51,8 +55,8 @@ export interface StepExtra {
 const NONE: LessonExtra = Object.freeze({});
 const IDLE_EXTRA: StepExtra = { extra: NONE, ready: true, busy: false, error: null };
 
-/** Whether a view kind needs this hook's work ('kv', 'patterns', 'ab'). */
-const needsWork = (view: StepView) => view.kind === 'kv' || view.kind === 'patterns' || view.kind === 'ab';
+/** Whether a view kind needs this hook's work ('kv', 'patterns', 'ab', 'seeds'). */
+const needsWork = (view: StepView) => view.kind === 'kv' || view.kind === 'patterns' || view.kind === 'ab' || view.kind === 'seeds';
 
 export function useStepExtra(view: StepView, engine: Engine, run: Analysed | null): StepExtra {
   const client = engine.client;
@@ -68,6 +72,27 @@ export function useStepExtra(view: StepView, engine: Engine, run: Analysed | nul
           async (ids) => (await client!.prefill(ids, { signal })).attention,
         ),
       };
+    if (view.kind === 'seeds') {
+      const strings = tokenStrings(loaded!.vocab);
+      const special = specialTokenIds(loaded!.vocab);
+      return {
+        seeds: await statusSeeds(
+          (req) => renderPrompt(client!, req, signal),
+          {
+            // The prompt's attention stays in the worker ('keep'); each generated token's row comes back (useSeedRuns).
+            prefill: (ids) => client!.prefill(ids, { attention: 'keep', signal }),
+            extend: (ids) => client!.extend(ids, { signal }),
+            fork: (n) => client!.fork(n, { signal }),
+            get ids() {
+              return client!.ids;
+            },
+          },
+          parseGenerationConfig(loaded!.generationConfig ?? undefined),
+          (ids) => decodeTokens(strings, ids, special).text,
+          signal,
+        ),
+      };
+    }
     return { kv: await kvLessonRun(clientEngine(client!, loaded!.info.config.numLayers, signal), run!.prompt, loaded!.vocab) };
   });
   if (!needsWork(view)) return IDLE_EXTRA;

@@ -18,6 +18,7 @@ import { lessonsStrings } from './lessons';
 import { streamingStrings } from './streaming';
 import { loopStrings } from './loop';
 import { lessonsAbStrings } from './lessonsAb';
+import { lessonsSeedsStrings } from './lessonsSeeds';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -40,6 +41,7 @@ export const STRINGS = {
   ...streamingStrings,
   ...loopStrings,
   ...lessonsAbStrings,
+  ...lessonsSeedsStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;

@@ -26,7 +26,7 @@ export const streamingStrings = {
   'streaming.stage.sink': { en: 'decoding with the window + sink cache', zh: '正在用窗口 + 汇点缓存解码' },
   'streaming.stage.full': { en: 'full attention', zh: '全注意力' },
   'streaming.stage.done': { en: 'done', zh: '完成' },
-  'streaming.progress': { en: '{stage}… {pct} %', zh: '{stage}…… {pct}%' },
+  'streaming.progress': { en: '{stage}… {pct} %', zh: '进行中：{stage}…… {pct}%' },
   'streaming.waiting': { en: 'waiting for the model', zh: '等待模型' },
   'streaming.failed': { en: 'The experiment failed: {message}', zh: '实验失败：{message}' },
   'streaming.panelNote': { en: '{n} tokens of a held-out agent trajectory, decoded token by token in this page.', zh: '一段未参与训练的智能体轨迹的 {n} 个 token，在本页面中逐个 token 解码。' },

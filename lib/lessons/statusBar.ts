@@ -4,7 +4,9 @@
 // arm's decision position (the last prompt token) with the A/B tab's regions and masses
 // (lib/analysis/abArms regionsForRef, lib/analysis/abCompare regionMasses). The callouts read those masses;
 // nothing is typed in. Pure orchestration: no DOM, no engine of its own.
-import { regionsForRef } from '../analysis/abArms';
+import { conversationTargets, generatedTargets, regionsForRef, tallyDecisions } from '../analysis/abArms';
+import { runSeeds, type SeedEngine, type SeedRun } from '../generate/abSeeds';
+import type { SamplingSettings } from '../generate/sampling';
 import { regionMasses, type MassEntry, type RegionMasses } from '../analysis/abCompare';
 import type { Prompt } from '../prompt/prompt';
 import { parseScenarioRef, scenarioRequest } from '../scenarios';
@@ -107,12 +109,111 @@ function decisionCallouts([runB]: readonly Analysed[], extra?: LessonExtra): Cal
   return out;
 }
 
+// ---- step 2: decisions over seeds ------------------------------------------------------------------------
+
+/** The seeds each arm samples (the A/B tab's first three, `kvscope ab --seeds 3`) and the token limit (the A/B tab's default). */
+export const STATUS_SEEDS: readonly number[] = [1, 2, 3];
+export const STATUS_MAX_NEW_TOKENS = 48;
+
+/** Both arms sampled once per seed (lib/generate/abSeeds runSeeds) with the model's generation_config. */
+export interface StatusSeedsRun {
+  seeds: number[];
+  maxNewTokens: number;
+  sampling: SamplingSettings;
+  a: SeedRun[];
+  b: SeedRun[];
+  /** The string arguments of each arm's own phone_call calls in the conversation (e.g. ['Xfinity']). */
+  targetsA: string[];
+  targetsB: string[];
+}
+
+/**
+ * Renders both arms with `render` and samples STATUS_SEEDS continuations of each on `engine` (A first, then
+ * B: the A/B tab's order), at most STATUS_MAX_NEW_TOKENS new tokens each, classified as the A/B tab does
+ * (lib/prompt/assistantOutput classifyDecision). Throws when stopped through `signal`.
+ */
+export async function statusSeeds(
+  render: (request: ChatRequest) => Promise<Prompt>,
+  engine: SeedEngine,
+  sampling: SamplingSettings,
+  decode: (ids: number[]) => string,
+  signal?: AbortSignal,
+): Promise<StatusSeedsRun> {
+  const seeds = [...STATUS_SEEDS];
+  const arm = async (ref: string) => {
+    const { id, variant } = parseScenarioRef(ref);
+    const request = scenarioRequest(id, variant);
+    const prompt = await render(request);
+    const r = await runSeeds(engine, prompt.ids, seeds, { maxNewTokens: STATUS_MAX_NEW_TOKENS, sampling, decode, signal });
+    if (r.aborted) throw new Error('stopped');
+    return { runs: r.runs, targets: conversationTargets(request) };
+  };
+  const a = await arm(STATUS_ARM_A);
+  const b = await arm(STATUS_ARM_B);
+  return { seeds, maxNewTokens: STATUS_MAX_NEW_TOKENS, sampling, a: a.runs, b: b.runs, targetsA: a.targets, targetsB: b.targets };
+}
+
+function seedCallouts(_runs: readonly Analysed[], extra?: LessonExtra): Callout[] {
+  const s = extra?.seeds;
+  if (!s) return [];
+  const n = s.seeds.length;
+  const ta = tallyDecisions(s.a);
+  const tb = tallyDecisions(s.b);
+  const out: Callout[] = [
+    {
+      id: 'tally',
+      template: {
+        en: 'Without the status bar (A) the model calls again in {callA} of {n} seeds; with it (B), in {callB} of {n}.',
+        zh: '没有状态栏（A 组）时，模型在 {n} 个种子中有 {callA} 个再次拨打；有状态栏（B 组）时，{n} 个中有 {callB} 个。',
+      },
+      values: { callA: count(ta.call), callB: count(tb.call), n: count(n) },
+    },
+  ];
+  // Seed by seed (the same seed in both arms): calls in A and refuses in B, or the other way round.
+  const flipped = s.seeds.filter((seed) => s.a.find((r) => r.seed === seed)?.decision === 'call' && s.b.find((r) => r.seed === seed)?.decision === 'refuse').length;
+  const worse = s.seeds.filter((seed) => s.a.find((r) => r.seed === seed)?.decision === 'refuse' && s.b.find((r) => r.seed === seed)?.decision === 'call').length;
+  const helps = tb.call < ta.call;
+  out.push({
+    id: 'effect',
+    template: helps
+      ? {
+          en: 'The status bar changes the decision: in {flipped} of {n} seeds the same seed calls again without it and refuses with it ({worse} the other way round).',
+          zh: '状态栏改变了决策：{n} 个种子中有 {flipped} 个，同一个种子没有状态栏时再次拨打，有状态栏时拒绝（反过来的有 {worse} 个）。',
+        }
+      : {
+          en: 'On this model the status bar does not make the model refuse more often: {callB} calls again with it against {callA} without it ({flipped} of {n} seeds go from calling to refusing, {worse} the other way round).',
+          zh: '在这个模型上，状态栏并没有让模型更常拒绝：有状态栏时再次拨打 {callB} 次，没有时 {callA} 次（{n} 个种子中有 {flipped} 个从拨打变为拒绝，{worse} 个反过来）。',
+        },
+    values: { flipped: count(flipped), worse: count(worse), n: count(n), ...(helps ? {} : { callA: count(ta.call), callB: count(tb.call) }) },
+    missing: !helps || undefined,
+  });
+  // Whom the generated calls name: the conversation's own company, or one the model made up.
+  const calls = generatedTargets(
+    [...s.a, ...s.b].map((r) => r.parsed),
+    [...new Set([...s.targetsA, ...s.targetsB])],
+  );
+  const total = calls.reduce((x, c) => x + c.count, 0);
+  if (total > 0) {
+    const known = calls.filter((c) => c.inConversation).reduce((x, c) => x + c.count, 0);
+    out.push({
+      id: 'names',
+      template: {
+        en: 'Of the {total} company names in the generated phone_call calls (both arms), {known} are {target}, the company of this conversation; {other} are names that appear nowhere in it as a call target.',
+        zh: '在生成的 phone_call 调用中（两组合计）共有 {total} 个公司名，其中 {known} 个是本对话中的公司 {target}；另外 {other} 个在对话中从未作为拨打对象出现。',
+      },
+      values: { total: count(total), known: count(known), other: count(total - known) },
+      words: { target: [...new Set([...s.targetsA, ...s.targetsB])].join(', ') || '—' },
+    });
+  }
+  return out;
+}
+
 export const statusBar: Lesson = {
   slug: 'status-bar',
   title: { en: 'A status bar at the end', zh: '放在末尾的状态栏' },
   summary: {
-    en: 'The same Xfinity conversation without (A) and with (B) a short <agent_status> message at the end: where the decision position looks in each.',
-    zh: '同一段 Xfinity 对话，末尾不带（A）和带（B）一条简短的 <agent_status> 消息：两组的决策位置各看向哪里。',
+    en: 'The same Xfinity conversation without (A) and with (B) a short <agent_status> message at the end: where the decision position looks in each, and what the model then decides over a few seeds.',
+    zh: '同一段 Xfinity 对话，末尾不带（A）和带（B）一条简短的 <agent_status> 消息：两组的决策位置各看向哪里，以及模型在几个种子下随后做出的决定。',
   },
   steps: [
     {
@@ -124,6 +225,16 @@ export const statusBar: Lesson = {
       },
       view: { kind: 'ab', models: [MODEL], scenario: STATUS_ARM_B, context: 'all' },
       callouts: decisionCallouts,
+    },
+    {
+      id: 'decisions',
+      title: { en: 'What the model decides, seed by seed', zh: '模型的决定，逐个种子来看' },
+      body: {
+        en: 'Attention is only the means; the decision is the output. Each arm is sampled a few times with the model’s own generation settings (generation_config.json), each seed from the prompt alone, and every continuation is sorted as the A/B tab sorts it: a phone_call tool call is calling again — past the limit of calls — and anything else is a refusal. The same seed draws the same random numbers in both arms, so a seed that calls in A and refuses in B was turned by the status bar.',
+        zh: '注意力只是过程，决定才是输出。每组都用模型自己的生成设置（generation_config.json）采样几次，每个种子都只从提示出发；每段续写都按 A/B 页的方式归类：phone_call 工具调用算“再次拨打”（超出次数上限），其他一切都算拒绝。同一个种子在两组中抽到相同的随机数，所以在 A 组拨打、在 B 组拒绝的种子，就是被状态栏扭转的。',
+      },
+      view: { kind: 'seeds', models: [MODEL], scenario: STATUS_ARM_B, context: 'all' },
+      callouts: seedCallouts,
     },
   ],
 };

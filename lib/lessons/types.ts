@@ -9,7 +9,7 @@ import type { Lang } from '../i18n/types';
 import type { Analysed } from '../state/analysed';
 import type { KvLessonRun } from './kvPrefix';
 import type { PatternLessonRun } from './harmfulPatterns';
-import type { StatusArmRun } from './statusBar';
+import type { StatusArmRun, StatusSeedsRun } from './statusBar';
 import type { ContextChoice } from '../state/store';
 
 /** Prose in both languages. `{name}` in a callout template marks a value filled in from the run. */
@@ -44,6 +44,8 @@ export type StepView =
   | (ViewBase & { kind: 'streaming'; window: number; sink: number; tokens: number })
   /** The status-bar A/B (lib/lessons/statusBar): `scenario` is arm B; arm A is computed besides; region masses at each decision position. */
   | (ViewBase & { kind: 'ab' })
+  /** The status-bar A/B's decisions (lib/lessons/statusBar statusSeeds): both arms sampled over a few seeds and tallied; `scenario` is arm B. */
+  | (ViewBase & { kind: 'seeds' })
   /** The seed run log's growth chart (lib/lessons/contextGrowth); no model runs (`models` is empty). */
   | (ViewBase & { kind: 'growth' });
 
@@ -79,6 +81,8 @@ export interface LessonExtra {
   streaming?: StreamingResult[];
   /** 'ab' steps: arm A (without the status bar) rendered and prefilled on the first model. */
   statusArm?: StatusArmRun;
+  /** 'seeds' steps: both status-bar arms sampled over a few seeds on the first model. */
+  seeds?: StatusSeedsRun;
 }
 
 export interface LessonStep {
