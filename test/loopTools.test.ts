@@ -4,7 +4,8 @@
 // error result and never a throw; the phone tool enforces its per-company limit.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_PHONE_LIMIT, REPO_FILES, SIMULATED_NOW_UTC, SIMULATED_TOOLS, TIME_ZONES, ToolBox, weatherOf } from '../lib/agent/tools';
+import { DEFAULT_PHONE_LIMIT, SIMULATED_NOW_UTC, SIMULATED_TOOLS, TIME_ZONES, ToolBox, weatherOf } from '../lib/agent/tools';
+import { REPO_FILES } from '../lib/scenarios/fileRepo';
 import { statusText, placeStatus } from '../lib/agent/statusBar';
 import { FILE_TOOLS } from '../lib/scenarios/fileTools';
 import { getScenario } from '../lib/scenarios/index';

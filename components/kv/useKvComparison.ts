@@ -5,7 +5,8 @@
 // (lib/analysis/kvDiff). A new choice cancels the task before it.
 import { useMemo, useState } from 'react';
 import type { EngineClient } from '../../lib/engine/client';
-import { compareCaches, type CompareMode, type KvEngine } from '../../lib/engine/kvCompare';
+import { clientKvEngine } from '../../lib/engine/clientKvEngine';
+import { compareCaches, type CompareMode } from '../../lib/engine/kvCompare';
 import { kvDelta, suffixAlignment, tokenDelete, tokenEdit, tokenInsert, type Alignment, type KvDelta } from '../../lib/analysis/kvDiff';
 import type { EditKind } from '../../lib/analysis/invalidation';
 import { displayToken, visibleWhitespace } from '../../lib/prompt/label';
@@ -51,23 +52,6 @@ interface Pair {
   bLabels: string[];
 }
 
-/** The page's EngineClient as compareCaches' engine: every call crosses to the worker, and `signal` cancels it. */
-function clientEngine(client: EngineClient, numLayers: number, signal: AbortSignal): KvEngine {
-  return {
-    config: { numLayers },
-    get length() {
-      return client.length;
-    },
-    // Attention stays in the worker ('keep'): only K/V travel back.
-    prefill: (ids) => client.prefill(ids, { attention: 'keep', signal }),
-    extend: (ids) => client.extend(ids, { attention: 'keep', signal }),
-    fork: (n) => client.fork(n, { signal }),
-    kv: async (l) => {
-      const r = await client.readKv(l, { signal });
-      return { k: r.k, v: r.v };
-    },
-  };
-}
 
 interface PairInputs {
   client: EngineClient;
@@ -154,7 +138,7 @@ export function useKvComparison(client: EngineClient, analysed: Analysed | null,
   if (want !== null && want !== key) setKey(want);
   const task = useEngineTask<Compared>(key, async ({ signal }) => {
     const pair = await pairOf(source, { client, analysed: analysed!, vocab, otherRequest, signal, t });
-    const cache = await compareCaches(clientEngine(client, layers, signal), pair.aIds, pair.bIds, { mode });
+    const cache = await compareCaches(clientKvEngine(client, layers, signal), pair.aIds, pair.bIds, { mode });
     const delta = kvDelta(cache.a, cache.b, { tol: TOL });
     const sa = suffixAlignment(pair.aIds, pair.bIds);
     const shifted = sa ? kvDelta(cache.a, cache.b, { tol: TOL, alignment: { shiftAfter: sa.shiftAfter, by: sa.by } as Alignment }) : null;

@@ -6,8 +6,7 @@
 // rendered and prefilled (lib/lessons/statusBar statusArmA); for a 'seeds' step, both status-bar arms sampled over
 // a few seeds with the model's generation_config (lib/lessons/statusBar statusSeeds, as the A/B tab's
 // useSeedRuns runs lib/generate/abSeeds). Steps of other kinds need nothing: `ready` at once.
-import type { EngineClient } from '../../lib/engine/client';
-import type { KvEngine } from '../../lib/engine/kvCompare';
+import { clientKvEngine } from '../../lib/engine/clientKvEngine';
 import type { LessonExtra, StepView } from '../../lib/lessons';
 import { kvLessonRun } from '../../lib/lessons/kvPrefix';
 import { patternLessonRun } from '../../lib/lessons/harmfulPatterns';
@@ -19,22 +18,6 @@ import type { Analysed } from '../../lib/state/analysed';
 import { useEngineTask } from '../hooks/useEngineTask';
 import type { Engine } from '../lab/useEngine';
 
-/** The page's EngineClient as kvCompare's engine: every call crosses to the worker; `signal` cancels it. */
-function clientEngine(client: EngineClient, numLayers: number, signal: AbortSignal): KvEngine {
-  return {
-    config: { numLayers },
-    get length() {
-      return client.length;
-    },
-    prefill: (ids) => client.prefill(ids, { attention: 'keep', signal }),
-    extend: (ids) => client.extend(ids, { attention: 'keep', signal }),
-    fork: (n) => client.fork(n, { signal }),
-    kv: async (l) => {
-      const r = await client.readKv(l, { signal });
-      return { k: r.k, v: r.v };
-    },
-  };
-}
 
 /** Distinguishes runs: the same Analysed object keeps its number, a new run gets a new one. */
 const ids = new WeakMap<object, number>();
@@ -93,7 +76,7 @@ export function useStepExtra(view: StepView, engine: Engine, run: Analysed | nul
         ),
       };
     }
-    return { kv: await kvLessonRun(clientEngine(client!, loaded!.info.config.numLayers, signal), run!.prompt, loaded!.vocab) };
+    return { kv: await kvLessonRun(clientKvEngine(client!, loaded!.info.config.numLayers, signal), run!.prompt, loaded!.vocab) };
   });
   if (!needsWork(view)) return IDLE_EXTRA;
   const fresh = key !== null && task.valueKey === key && task.value !== null;

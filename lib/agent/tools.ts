@@ -7,6 +7,7 @@
 // gives an error result, never a throw. Pure: no clock, no randomness, no I/O, no DOM.
 
 import { FILE_TOOLS } from '../scenarios/fileTools';
+import { REPO_FILES } from '../scenarios/fileRepo';
 import { pyJson } from '../scenarios/json';
 import type { ToolDef } from '../scenarios/types';
 import { WEATHER_TOOLS } from '../scenarios/vancouver';
@@ -188,102 +189,7 @@ function getWeather(raw: unknown): string {
   return pyJson({ city: (city as string).trim(), temperature, unit: u, conditions: w.conditions, humidity: w.humidity });
 }
 
-// ---- a small repository (the file-tools scenario's made-up `tinyshop`) ----
-
-const appPy = [
-  '"""tinyshop: a small web shop."""',
-  'import uvicorn',
-  'from fastapi import FastAPI',
-  '',
-  'from tinyshop import settings as config',
-  'from tinyshop.db import connect',
-  '',
-  'app = FastAPI(title="tinyshop")',
-  '',
-  '',
-  '@app.on_event("startup")',
-  'async def startup():',
-  '    app.state.db = await connect()',
-  '',
-  '',
-  '@app.get("/health")',
-  'async def health():',
-  '    return {"ok": True}',
-  '',
-  '',
-  '@app.get("/items")',
-  'async def items():',
-  '    rows = await app.state.db.fetch_all("SELECT id, name, price FROM items")',
-  '    return [dict(r) for r in rows]',
-  '',
-  '',
-  '@app.get("/items/{item_id}")',
-  'async def item(item_id: int):',
-  '    row = await app.state.db.fetch_one("SELECT id, name, price FROM items WHERE id = :id", {"id": item_id})',
-  '    return dict(row) if row else {"error": "not found"}',
-  '',
-  '',
-  'class Settings:',
-  '    def __init__(self):',
-  '        self.host, self.port = config.load()',
-  '',
-  '',
-  'def main():',
-  '    settings = Settings()',
-  '    print(f"tinyshop on {settings.host}:{settings.port}")',
-  '    # the server itself',
-  '    uvicorn.run(app, host=settings.host, port=settings.port)',
-  '',
-  '',
-  'if __name__ == "__main__":',
-  '    main()',
-];
-
-/** The repository: path → lines. Its content agrees with the file-tools scenario's scripted results. */
-export const REPO_FILES: Readonly<Record<string, readonly string[]>> = {
-  'README.md': ['# tinyshop', '', 'A small web shop. Run it with `python -m tinyshop.app`.', '', 'Configuration: config/*.toml, chosen by TINYSHOP_ENV.'],
-  'pyproject.toml': ['[project]', 'name = "tinyshop"', 'version = "0.3.1"', 'dependencies = ["fastapi", "uvicorn", "databases"]'],
-  'config/default.toml': ['[server]', 'host = "127.0.0.1"', 'port = 8080', 'workers = 2', '', '[database]', 'url = "sqlite:///tinyshop.db"'],
-  'config/production.toml': ['[server]', 'host = "0.0.0.0"', 'workers = 8', '', '[database]', 'url = "postgresql://shop@db/tinyshop"'],
-  'src/tinyshop/__init__.py': ['__version__ = "0.3.1"'],
-  'src/tinyshop/settings.py': [
-    'import os',
-    'import tomllib',
-    '',
-    'ENV = os.environ.get("TINYSHOP_ENV", "default")',
-    '',
-    '',
-    'def load():',
-    '    with open("config/default.toml", "rb") as f:',
-    '        cfg = tomllib.load(f)',
-    '    if ENV != "default":',
-    '        with open(f"config/{ENV}.toml", "rb") as f:',
-    '            cfg["server"].update(tomllib.load(f).get("server", {}))',
-    '    server = cfg["server"]',
-    '    host = server["host"]',
-    '    port = int(os.environ.get("TINYSHOP_PORT", server.get("port", 8080)))',
-    '    return host, port',
-  ],
-  'src/tinyshop/app.py': appPy,
-  'src/tinyshop/db.py': ['import os', '', 'from databases import Database', '', '', 'async def connect():', '    db = Database(os.environ.get("DATABASE_URL", "sqlite:///tinyshop.db"))', '    await db.connect()', '    return db'],
-  'deploy/Dockerfile': ['FROM python:3.12-slim', 'WORKDIR /app', 'COPY . .', 'RUN pip install .', 'CMD ["python", "-m", "tinyshop.app"]'],
-  'deploy/docker-compose.prod.yml': [
-    'services:',
-    '  db:',
-    '    image: postgres:16',
-    '    environment:',
-    '      POSTGRES_USER: shop',
-    '      POSTGRES_DB: tinyshop',
-    '  web:',
-    '    build: ..',
-    '    depends_on: [db]',
-    '    ports: ["80:9000"]',
-    '    environment:',
-    '      TINYSHOP_ENV: production',
-    '      TINYSHOP_PORT: "9000"',
-  ],
-  'tests/test_settings.py': ['from tinyshop import settings', '', '', 'def test_default_port():', '    assert settings.load()[1] == 8080'],
-};
+// ---- a small repository: the file-tools scenario's made-up `tinyshop` (lib/scenarios/fileRepo.ts) ----
 
 /** A path relative to the repository root ('' for the root): `./a/b`, `/a/b/`, `a//b` → `a/b`. Refuses `..`. */
 function normPath(p: string): string {

@@ -1,6 +1,7 @@
 // The registry of built-in scenarios: ids, bilingual titles, full conversations, named variants and
 // analysis regions, all as plain data. No rendering, no randomness, no I/O: lib/prompt and lib/agent consume it.
 import { FILE_AGENT_SYSTEM, FILE_TOOLS } from './fileTools';
+import { REPO_FILES } from './fileRepo';
 import { pyJson } from './json';
 import type { ChatMessage, ChatRequest } from './types';
 import { BEIJING_PROMPT, VANCOUVER } from './vancouver';
@@ -72,24 +73,7 @@ const FILE_TOOLS_MESSAGES: ChatMessage[] = [
   {
     role: 'tool',
     tool_call_id: 'call_read_3',
-    content: numbered(0, [
-      'import os',
-      'import tomllib',
-      '',
-      'ENV = os.environ.get("TINYSHOP_ENV", "default")',
-      '',
-      '',
-      'def load():',
-      '    with open("config/default.toml", "rb") as f:',
-      '        cfg = tomllib.load(f)',
-      '    if ENV != "default":',
-      '        with open(f"config/{ENV}.toml", "rb") as f:',
-      '            cfg["server"].update(tomllib.load(f).get("server", {}))',
-      '    server = cfg["server"]',
-      '    host = server["host"]',
-      '    port = int(os.environ.get("TINYSHOP_PORT", server.get("port", 8080)))',
-      '    return host, port',
-    ]),
+    content: numbered(0, [...REPO_FILES['src/tinyshop/settings.py']!]),
   },
   toolCall('call_grep_2', 'grep', { pattern: 'TINYSHOP_PORT', directory: 'deploy' }),
   { role: 'tool', tool_call_id: 'call_grep_2', content: 'deploy/docker-compose.prod.yml:12:      TINYSHOP_PORT: "9000"' },
