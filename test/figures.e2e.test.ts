@@ -180,7 +180,7 @@ test('sink model, whole Vancouver conversation (478 tokens), last layer: the key
   await page.close();
 });
 
-test('two models side by side: the sink model beside the default on the same prompt, both on the first screen', async () => {
+test('two models side by side: the sink model beside the default on the same prompt (both on the first screen), and below it on the Step, A/B and KV tabs', async () => {
   const { page, errors } = await open(1280, 800);
   await page.selectOption('[data-control="compare"]', 'kvscope-tiny-sink');
   await page.waitForSelector('[data-role="compare-figure"][data-ready="true"][data-tokens="411"]', { timeout: 90_000 });
@@ -193,8 +193,20 @@ test('two models side by side: the sink model beside the default on the same pro
   await page.selectOption('[data-control="layer"]', '3');
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${OUT}/en-1280x800-side-by-side.png` });
+  // The Step, A/B and KV tabs show the same view on the second model below the first, from its own worker.
+  for (const tab of ['step', 'ab', 'kv'] as const) {
+    await page.click(`[data-tab="${tab}"]`);
+    const second = `[data-role="second-model"][data-model="kvscope-tiny-sink"]`;
+    await page.waitForSelector(`${second} ${READY[tab]}`, { timeout: 120_000 });
+    await page.waitForSelector(`${READY[tab]}:not(${second} *)`, { timeout: 120_000 });
+    assert.equal(await overflowX(page), 0, `${tab} with a second model scrolls sideways`);
+    assert.match((await page.textContent(`${second} [data-role="view-header"] [data-fact="model"]`)) ?? '', /kvscope-tiny-sink/);
+    await page.screenshot({ path: `${OUT}/en-1280x800-side-by-side-${tab}.png`, fullPage: true });
+  }
+  await page.click('[data-tab="attention"]');
   await page.selectOption('[data-control="compare"]', '');
-  assert.equal(await heatmaps.count(), 1);
+  await page.waitForFunction(() => document.querySelectorAll('canvas[data-role="heatmap"]').length === 1);
+  assert.equal(await page.locator('[data-role="second-model"]').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
 });

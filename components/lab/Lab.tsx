@@ -21,6 +21,7 @@ import { DataLab, ImportNoteView } from '../data/DataLab';
 import { useImports } from '../hooks/useImports';
 import { ModelDescription, ModelPicker, RuntimeNote, useModelCards } from './ModelPicker';
 import { Alert, DropOverlay, LoadProgress, RunStatus, WorkerNotice } from './Notices';
+import { SecondModelTab } from './SecondModelTab';
 import { ShareButton, ShareNoteView } from './ShareBar';
 import { Header, TAB_ORDER, TabBar } from './TabBar';
 import { usePresentation } from './usePresentation';
@@ -111,6 +112,19 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
         </Header>
         <div style={{ display: 'flex', gap: 'var(--sp-2) var(--sp-4)', alignItems: 'center', flexWrap: 'wrap' }}>
           <ModelPicker models={models} value={s.model} onChange={s.setModel} disabled={phase.kind === 'loading'} />
+          <label title={t('compare.title')}>
+            {t('compare.shellLabel')}{' '}
+            <select data-control="compare-shell" value={s.compare && s.compare !== s.model ? s.compare : ''} onChange={(e) => s.setCompare(e.target.value || null)}>
+              <option value="">{t('compare.none')}</option>
+              {models
+                .filter((m) => m.id !== s.model)
+                .map((m) => (
+                  <option key={m.id} value={m.id}>
+                    {m.id}
+                  </option>
+                ))}
+            </select>
+          </label>
           <ScenarioPicker
             value={s.scenario}
             custom={s.custom}
@@ -172,6 +186,9 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
       )}
       {s.tab === 'data' && <DataLab imports={imports} />}
       {s.tab === 'kv' && engineTab && <KvLab client={engineTab} analysed={data} model={s.model} scenarioName={scenarioName} vocab={engine.loaded?.vocab ?? null} layers={data?.attention.length ?? 0} custom={s.custom} />}
+      {s.compare && s.compare !== s.model && engineTab && (s.tab === 'step' || s.tab === 'ab' || s.tab === 'kv') && (
+        <SecondModelTab key={`${s.tab}:${s.compare}`} tab={s.tab} model={s.compare} request={request} context={s.context} scenario={s.scenario} scenarioName={scenarioName} custom={s.custom} />
+      )}
     </main>
   );
 }

@@ -38,6 +38,8 @@ export const shellStrings = {
     en: 'Run the same prompt on a second embedded model and show its heatmap beside the first (its own worker, its own tensors)',
     zh: '在第二个内置模型上运行同一个提示词，并把它的热图并排显示（独立的 worker，独立的张量）',
   },
+  'compare.second': { en: 'The same on {model}', zh: '在 {model} 上的同一视图' },
+  'compare.shellLabel': { en: 'second model', zh: '第二个模型' },
   'compare.loading': { en: 'loading {model}…', zh: '正在加载 {model}…' },
   'inspector.show': { en: 'show this call', zh: '显示此次调用' },
   'inspector.shown': { en: 'shown above', zh: '正在上方显示' },
