@@ -320,6 +320,9 @@ test('layout at 1280×800: header, then the region bars above the fold, then the
     // Both arms' maps are as wide as each other and fit; then 1024 px.
     await page.setViewportSize({ width: 1024, height: 800 });
     await page.waitForFunction(() => (document.querySelector('canvas[data-role="ab-map-A"]') as HTMLCanvasElement).getBoundingClientRect().right < 1024);
+    // Every figure re-measures its box in a ResizeObserver callback after the resize: give them a moment to
+    // settle (a real overflow is still there after it, and fails below).
+    await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 0, null, { timeout: 5_000 }).catch(() => {});
     assert.equal(await over(), 0, `${lang} 1024: horizontal overflow`);
     const widths = await page.$$eval('canvas[data-role="ab-map-A"], canvas[data-role="ab-map-B"], canvas[data-role="ab-map-diff"]', (cs) => cs.map((c) => c.getBoundingClientRect().width));
     assert.equal(widths.length, 3);

@@ -209,7 +209,8 @@ test('at 1280 × 800 the header, controls and strip are above the fold (under th
   assert.ok(notes > bottom, 'the notes come after the strip');
   for (const width of [1280, 1024]) {
     await page.setViewportSize({ width, height: 800 });
-    await page.waitForTimeout(300);
+    // Figures re-measure their boxes in ResizeObserver callbacks: wait for them to settle (a real overflow stays).
+    await page.waitForFunction(() => document.documentElement.scrollWidth - window.innerWidth <= 0, null, { timeout: 5_000 }).catch(() => {});
     assert.equal(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0, `horizontal overflow at ${width} px`);
     if (SHOTS) await page.screenshot({ path: join(SHOTS, `helperC-open-${width}.png`) });
   }
