@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { runOf } from '../lib/agent/run';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
 import { EngineSession } from '../lib/engine/session';
@@ -21,14 +20,13 @@ import { parseGenerationConfig } from '../lib/generate/sampling';
 import { decodeTokens, specialTokenIds, tokenStrings } from '../lib/generate/decodeTokens';
 import { readVocab, type Vocab } from '../lib/prompt/vocab';
 import { SINK_MODELS } from '../lib/lessons/attentionSink';
-import { displayToken } from '../lib/prompt/label';
 import { buildPrompt } from '../lib/prompt/prompt';
 import { createTokenizer, encodeText } from '../lib/prompt/tokenizer';
 import { streamingExperiment } from '../lib/analysis/streaming';
 import { STREAMING_TEXT } from '../lib/lessons/streamingText';
 import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
 import type { Analysed } from '../lib/state/analysed';
-import { conversationDiffers, resolveContext } from '../lib/state/context';
+import { analyseRequest } from '../lib/state/analyse';
 import { launchChromium, trackedPage } from './helpers/browser';
 import { serveStatic } from './helpers/staticServer';
 import { ensureBuiltOut } from './helpers/staticBuild';
@@ -66,14 +64,7 @@ async function nodeCallouts(step: LessonStep): Promise<Callout[]> {
   for (const model of step.view.models) {
     const { tok, engine } = models.get(model)!;
     const { id, variant } = parseScenarioRef(step.view.scenario);
-    const req = scenarioRequest(id, variant);
-    const run = runOf(req);
-    const context = resolveContext(run, step.view.context);
-    const callPrompts = run.calls.map((c) => buildPrompt(tok, c.request, { addGenerationPrompt: true }));
-    const conv = buildPrompt(tok, req, { addGenerationPrompt: true });
-    const prompt = context.kind === 'conversation' ? conv : callPrompts[context.index]!;
-    const r = await engine.prefill(prompt.ids);
-    runs.push({ run, callPrompts, context, conversationTokens: conv.ids.length, conversationDiffers: conversationDiffers(run), prompt, labels: prompt.tokens.map(displayToken), attention: r.attention, tokens: prompt.ids.length });
+    runs.push(await analyseRequest(scenarioRequest(id, variant), step.view.context, async (req) => buildPrompt(tok, req, { addGenerationPrompt: true }), async (ids) => (await engine.prefill(ids)).attention));
   }
   const extra: LessonExtra = {};
   if (step.view.kind === 'ab') {

@@ -5,7 +5,6 @@
 // token counts exactly. Also: every template slot is filled in both languages, ?step=N parsing, the registry.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { runOf } from '../lib/agent/run';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
 import { EngineSession } from '../lib/engine/session';
@@ -27,12 +26,11 @@ import { COLLAPSE_RATIO, SINK_HEAD, SINK_LAYER, SINK_MODELS } from '../lib/lesso
 import { STREAMING_TEXT, STREAMING_TEXT_FILE } from '../lib/lessons/streamingText';
 import { streamingExperiment, type StreamingResult } from '../lib/analysis/streaming';
 import { readFileSync } from 'node:fs';
-import { displayToken } from '../lib/prompt/label';
 import { buildPrompt, type Prompt } from '../lib/prompt/prompt';
 import { createTokenizer, encodeText } from '../lib/prompt/tokenizer';
 import { parseScenarioRef, scenarioRequest } from '../lib/scenarios';
 import type { Analysed } from '../lib/state/analysed';
-import { conversationDiffers, resolveContext } from '../lib/state/context';
+import { analyseRequest } from '../lib/state/analyse';
 
 const EPS = 1e-6;
 
@@ -120,14 +118,7 @@ async function extraOf(step: LessonStep, runs: readonly Analysed[]): Promise<Les
 async function analyse(model: string, step: LessonStep): Promise<Analysed> {
   const { tok, engine } = models.get(model)!;
   const { id, variant } = parseScenarioRef(step.view.scenario);
-  const req = scenarioRequest(id, variant);
-  const run = runOf(req);
-  const context = resolveContext(run, step.view.context);
-  const callPrompts = run.calls.map((c) => buildPrompt(tok, c.request, { addGenerationPrompt: true }));
-  const conv = buildPrompt(tok, req, { addGenerationPrompt: true });
-  const prompt = context.kind === 'conversation' ? conv : callPrompts[context.index]!;
-  const r = await engine.prefill(prompt.ids);
-  return { run, callPrompts, context, conversationTokens: conv.ids.length, conversationDiffers: conversationDiffers(run), prompt, labels: prompt.tokens.map(displayToken), attention: r.attention, tokens: prompt.ids.length };
+  return analyseRequest(scenarioRequest(id, variant), step.view.context, async (req) => buildPrompt(tok, req, { addGenerationPrompt: true }), async (ids) => (await engine.prefill(ids)).attention);
 }
 
 async function stepRuns(slug: string, stepId: string): Promise<{ step: LessonStep; runs: Analysed[]; extra: LessonExtra; callouts: Map<string, Callout> }> {

@@ -62,7 +62,8 @@ export function samplingText(t: T, s: SamplingSettings): string {
   return `${how}; ${s.eosIds.length ? t('ab.gen.eos', { ids: s.eosIds.join(', ') }) : t('ab.gen.noEos')}`;
 }
 
-function TallyBar({ call, refuse, width = 260 }: { call: number; refuse: number; width?: number }) {
+/** Calls again vs refusals over the seeds, as one bar. */
+export function TallyBar({ call, refuse, width = 260 }: { call: number; refuse: number; width?: number }) {
   const n = call + refuse;
   if (!n) return <span style={{ display: 'inline-block', width, height: 14, background: 'var(--c-bg)', verticalAlign: 'middle' }} />;
   return (
@@ -70,6 +71,24 @@ function TallyBar({ call, refuse, width = 260 }: { call: number; refuse: number;
       <span style={{ width: (call / n) * width, background: DECISION_COLORS.call }} />
       <span style={{ width: (refuse / n) * width, background: DECISION_COLORS.refuse }} />
     </span>
+  );
+}
+
+/** The legend of TallyBar's two colours. */
+export function DecisionLegend() {
+  const t = useT();
+  const swatch = (colour: string) => <span style={{ display: 'inline-block', width: 14, height: 10, background: colour, marginRight: 4 }} />;
+  return (
+    <div style={{ display: 'flex', gap: 14, fontSize: 'var(--fs-xs)', color: 'var(--c-text)' }}>
+      <span>
+        {swatch(DECISION_COLORS.call)}
+        {t('ab.gen.legendCall')}
+      </span>
+      <span>
+        {swatch(DECISION_COLORS.refuse)}
+        {t('ab.gen.legendRefuse')}
+      </span>
+    </div>
   );
 }
 
@@ -146,16 +165,7 @@ export const DecisionOutcomes = memo(function DecisionOutcomes(p: DecisionOutcom
               })}
             </tbody>
           </table>
-          <div style={{ display: 'flex', gap: 14, fontSize: 'var(--fs-xs)', color: 'var(--c-text)' }}>
-            <span>
-              <span style={{ display: 'inline-block', width: 14, height: 10, background: DECISION_COLORS.call, marginRight: 4 }} />
-              {t('ab.gen.legendCall')}
-            </span>
-            <span>
-              <span style={{ display: 'inline-block', width: 14, height: 10, background: DECISION_COLORS.refuse, marginRight: 4 }} />
-              {t('ab.gen.legendRefuse')}
-            </span>
-          </div>
+          <DecisionLegend />
           <CallNames result={result} targets={p.targets} />
           <SeedTable result={result} />
         </>

@@ -4,11 +4,10 @@
 // call as it is sent; docs/CONCEPTS.md#context) returning every layer's attention.
 import { useMemo, useState } from 'react';
 import { runOf } from '../../lib/agent/run';
-import { displayToken } from '../../lib/prompt/label';
-import type { Prompt } from '../../lib/prompt/prompt';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { Analysed } from '../../lib/state/analysed';
-import { conversationDiffers, resolveContext } from '../../lib/state/context';
+import { analyseRequest } from '../../lib/state/analyse';
+import { resolveContext } from '../../lib/state/context';
 import type { ContextChoice } from '../../lib/state/store';
 import type { Tensor } from '../../lib/tensor';
 import { renderPrompt } from '../../lib/engine/renderPrompt';
@@ -41,27 +40,11 @@ export function useAttentionRun(engine: Engine, model: string, request: ChatRequ
   if (key !== last) setLast(key);
   const task = useEngineTask<Analysed, RunStage>(key, async ({ signal, progress }) => {
     const c = client!;
-    const req = request!;
-    const ctx = context!;
     progress('rendering');
-    const conversation = await renderPrompt(c, req, signal);
-    const agentRun = runOf(req);
-    const callPrompts: Prompt[] = [];
-    for (const call of agentRun.calls) callPrompts.push(await renderPrompt(c, call.request, signal));
-    const prompt = ctx.kind === 'conversation' ? conversation : callPrompts[ctx.index]!;
-    progress('running');
-    const run = (await c.prefill(prompt.ids, { signal })) as { attention: Tensor[] };
-    return {
-      run: agentRun,
-      callPrompts,
-      context: ctx,
-      conversationTokens: conversation.ids.length,
-      conversationDiffers: conversationDiffers(agentRun),
-      prompt,
-      labels: prompt.tokens.map(displayToken),
-      attention: run.attention,
-      tokens: prompt.ids.length,
-    };
+    return analyseRequest(request!, choice, (r) => renderPrompt(c, r, signal), async (ids) => {
+      progress('running');
+      return ((await c.prefill(ids, { signal })) as { attention: Tensor[] }).attention;
+    });
   });
   return { data: task.value, stage: task.running ? (task.progress ?? 'rendering') : null, error: task.error };
 }

@@ -30,8 +30,8 @@ import { displayToken } from '../../lib/prompt/label';
 import { barRows } from '../../lib/analysis/abArms';
 import { statusDecision, type StatusArmRun, type StatusSeedsRun } from '../../lib/lessons/statusBar';
 import { tallyDecisions } from '../../lib/analysis/abArms';
-import { samplingText, type GenResult } from '../ab/DecisionOutcomes';
-import { DECISION_COLORS, SeedTable } from '../ab/SeedOutputs';
+import { DecisionLegend, samplingText, TallyBar, type GenResult } from '../ab/DecisionOutcomes';
+import { SeedTable } from '../ab/SeedOutputs';
 import { seedGrowth } from '../../lib/lessons/contextGrowth';
 import { axisMax, RegionBars } from '../ab/RegionBars';
 import { GrowthChart } from '../data/GrowthChart';
@@ -221,17 +221,13 @@ function SeedsColumn({ seeds }: { seeds: StatusSeedsRun | null }) {
         <tbody>
           {arms.map(({ arm, title, runs }) => {
             const tl = tallyDecisions(runs);
-            const n = runs.length || 1;
             return (
               <tr key={arm} data-arm={arm} data-call={tl.call} data-refuse={tl.refuse}>
                 <td style={{ padding: '3px 10px 3px 0', fontWeight: 600 }}>
                   {arm}: {title}
                 </td>
                 <td style={{ padding: '3px 10px' }}>
-                  <span style={{ display: 'inline-flex', width: W, height: 14, verticalAlign: 'middle', border: '1px solid #999' }}>
-                    <span style={{ width: (tl.call / n) * W, background: DECISION_COLORS.call }} />
-                    <span style={{ width: (tl.refuse / n) * W, background: DECISION_COLORS.refuse }} />
-                  </span>
+                  <TallyBar call={tl.call} refuse={tl.refuse} width={W} />
                 </td>
                 <td style={{ padding: '3px 10px' }}>{t('ab.gen.tally', { call: tl.call, refuse: tl.refuse, n: runs.length })}</td>
               </tr>
@@ -239,16 +235,7 @@ function SeedsColumn({ seeds }: { seeds: StatusSeedsRun | null }) {
           })}
         </tbody>
       </table>
-      <div style={{ display: 'flex', gap: 14, fontSize: 'var(--fs-xs)' }}>
-        <span>
-          <span style={{ display: 'inline-block', width: 14, height: 10, background: DECISION_COLORS.call, marginRight: 4 }} />
-          {t('ab.gen.legendCall')}
-        </span>
-        <span>
-          <span style={{ display: 'inline-block', width: 14, height: 10, background: DECISION_COLORS.refuse, marginRight: 4 }} />
-          {t('ab.gen.legendRefuse')}
-        </span>
-      </div>
+      <DecisionLegend />
       <SeedTable result={result} />
     </div>
   );

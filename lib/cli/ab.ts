@@ -20,14 +20,14 @@ import { EngineSession } from '../engine/session';
 import type { Tensor } from '../tensor';
 import { generate, lastRow } from '../generate/generate';
 import { classifyDecision, decodeIds, parseAssistantText, type Decision, type ParsedAssistant } from '../prompt/assistantOutput';
-import { parseGenerationConfig, SamplingError, topTokensFromLogits, type SamplingSettings } from '../generate/sampling';
+import { topTokensFromLogits, type SamplingSettings } from '../generate/sampling';
 import { displayToken, visibleWhitespace } from '../prompt/label';
 import { buildPrompt, TOOLS_MESSAGE, type Prompt } from '../prompt/prompt';
 import { checkContext } from '../prompt/request';
 import { createTokenizer, type Tokenizer } from '../prompt/tokenizer';
 import { getScenario, SCENARIOS, ScenarioError, type Scenario } from '../scenarios/index';
 import { intFlag, onlyFlags, str, type Args } from './args';
-import { CliError, readModelDir } from './modelDir';
+import { CliError, modelSampling, readModelDir } from './modelDir';
 import { nodeOrt } from './ort';
 
 /** The embedded model, found from this file so that the default works from any working directory. */
@@ -132,13 +132,7 @@ export async function ab(args: Args): Promise<{ text: string; json: unknown; cod
   const maxNewTokens = intFlag(args, 'max-new-tokens', 48, 1);
   const model = readModelDir(str(args, 'model') ?? DEFAULT_AB_MODEL);
   if (!model.tokenizerJson || !model.tokenizerConfig) throw new CliError(`${model.dir}: needs tokenizer.json and tokenizer_config.json`);
-  let sampling: SamplingSettings;
-  try {
-    sampling = parseGenerationConfig(model.generationConfig);
-  } catch (e) {
-    if (e instanceof SamplingError) throw new CliError(`${model.dir}: ${e.message}`);
-    throw e;
-  }
+  const sampling = modelSampling(model);
   const c = model.checkpoint.config;
   const tok: Tokenizer = createTokenizer(model.tokenizerJson, model.tokenizerConfig);
 

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { callSeed, LoopError, loopRunLog, runLoop, type LoopCall, type LoopRun } from '../agent/liveLoop';
 import { STATUS_POLICIES, type ReplaceAt, type StatusPolicy } from '../agent/statusBar';
 import { EngineSession } from '../engine/session';
-import { parseGenerationConfig, SamplingError, type SamplingSettings } from '../generate/sampling';
+import type { SamplingSettings } from '../generate/sampling';
 import { serializeRunLog } from '../io/runlog';
 import { decodeIds } from '../prompt/assistantOutput';
 import { buildPrompt, type Prompt } from '../prompt/prompt';
@@ -19,7 +19,7 @@ import { getScenario, parseScenarioRef, scenarioRequest, ScenarioError } from '.
 import type { ChatMessage, ChatRequest } from '../scenarios/types';
 import { briefOutput } from './ab';
 import { intFlag, onlyFlags, str, type Args } from './args';
-import { CliError, readModelDir } from './modelDir';
+import { CliError, modelSampling, readModelDir } from './modelDir';
 import { nodeOrt } from './ort';
 
 export const DEFAULT_LOOP_MODEL = fileURLToPath(new URL('../../public/models/kvscope-tiny', import.meta.url));
@@ -102,13 +102,7 @@ export async function loop(args: Args): Promise<{ text: string; json: unknown; c
 
   const model = readModelDir(str(args, 'model') ?? DEFAULT_LOOP_MODEL);
   if (!model.tokenizerJson || !model.tokenizerConfig) throw new CliError(`${model.dir}: needs tokenizer.json and tokenizer_config.json`);
-  let sampling: SamplingSettings;
-  try {
-    sampling = parseGenerationConfig(model.generationConfig);
-  } catch (e) {
-    if (e instanceof SamplingError) throw new CliError(`${model.dir}: ${e.message}`);
-    throw e;
-  }
+  let sampling = modelSampling(model);
   if (samplingMode === 'greedy') sampling = { ...sampling, doSample: false };
   const c = model.checkpoint.config;
   const tok = createTokenizer(model.tokenizerJson, model.tokenizerConfig);

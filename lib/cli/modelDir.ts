@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
+import { parseGenerationConfig, SamplingError, type SamplingSettings } from '../generate/sampling';
 
 export class CliError extends Error {
   constructor(message: string) {
@@ -54,4 +55,14 @@ export function readModelDir(dir: string): ModelDir {
   const checkpoint = loadCheckpoint(readFileSync(cfg, 'utf8'), bytes);
   const opt = (name: string) => (existsSync(join(dir, name)) ? readJson(join(dir, name)) : undefined);
   return { dir, checkpoint, tokenizerJson: opt('tokenizer.json'), tokenizerConfig: opt('tokenizer_config.json'), generationConfig: opt('generation_config.json') };
+}
+
+/** The model's generation_config.json as sampling settings; a file that cannot be read that way is a user error. */
+export function modelSampling(model: ModelDir): SamplingSettings {
+  try {
+    return parseGenerationConfig(model.generationConfig);
+  } catch (e) {
+    if (e instanceof SamplingError) throw new CliError(`${model.dir}: ${e.message}`);
+    throw e;
+  }
 }
