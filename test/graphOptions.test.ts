@@ -12,7 +12,8 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import * as ort from 'onnxruntime-web';
 import { maxAbsDiff } from '../lib/analysis/numeric';
-import { EngineSession, type RunResult } from '../lib/engine/session';
+import { EngineSession, largeModelPlan, type RunResult } from '../lib/engine/session';
+import { bf16BitsToF32, f32ToBf16Bits } from '../lib/model/halfFloat';
 import { loadCheckpoint, type Checkpoint } from '../lib/model/checkpoint';
 import { buildGraph, externalDataBytes, EXTERNAL_DATA_LOCATION, io, type GraphOptions } from '../lib/model/graph';
 import { randomCheckpoint, type RandomSpec } from '../lib/model/randomCheckpoint';
@@ -324,4 +325,92 @@ test(`a float32 checkpoint stored as float16 is rounded: within ${FP16_ROUNDED_T
   t.diagnostic(`max |diff| ${d.toExponential(2)}`);
   assert.ok(d <= FP16_ROUNDED_TOL && d > TOL, `max |diff| ${d}`);
   await s.dispose();
+});
+
+// ---------------------------------------------------------------- BF16 checkpoints and per-head maps of one layer
+
+/** The same tensors as a BF16 file and as an F32 file of exactly the BF16 values (the reference reads the F32 one). */
+function bf16Pair(spec: RandomSpec): { bf16: Checkpoint; f32: Checkpoint } {
+  const r = randomCheckpoint({ ...spec, dtype: 'F32' });
+  const src = loadCheckpoint(r.configText, [r.weights]);
+  const enc = new TextEncoder();
+  const write = (dtype: 'BF16' | 'F32'): Uint8Array => {
+    const header: Record<string, unknown> = {};
+    const parts: Uint8Array[] = [];
+    let off = 0;
+    for (const name of src.tensors.keys()) {
+      const t = src.tensors.get(name)!;
+      const bits = f32ToBf16Bits(src.get(name));
+      const bytes = dtype === 'BF16' ? new Uint8Array(bits.buffer) : new Uint8Array(bf16BitsToF32(bits).buffer);
+      header[name] = { dtype, shape: t.shape, data_offsets: [off, off + bytes.length] };
+      parts.push(bytes);
+      off += bytes.length;
+    }
+    const h = enc.encode(JSON.stringify(header));
+    const out = new Uint8Array(8 + h.length + off);
+    new DataView(out.buffer).setBigUint64(0, BigInt(h.length), true);
+    out.set(h, 8);
+    let p = 8 + h.length;
+    for (const b of parts) {
+      out.set(b, p);
+      p += b.length;
+    }
+    return out;
+  };
+  return { bf16: loadCheckpoint(r.configText, [write('BF16')]), f32: loadCheckpoint(r.configText, [write('F32')]) };
+}
+
+test("weights 'bfloat16' keep a BF16 checkpoint's bits: equal the float32 reference of the same values (≤ TOL)", async (t) => {
+  const { bf16, f32 } = bf16Pair({ family: 'qwen3', seed: 5, numHeads: 4, numKvHeads: 2, headDim: 16, hiddenSize: 48 });
+  assert.equal(bf16.dtype, 'BF16');
+  const x = ids(24, bf16.config.vocabSize);
+  const ref = referenceForward(f32, x); // not the cache: its key does not tell random checkpoints apart
+  const o: Partial<GraphOptions> = { weights: 'bfloat16', castOnDemand: true, lmHeadChunks: 3, attentionInLayer: true, externalData: true };
+  const s = await EngineSession.create(ort, bf16, { graph: o });
+  assert.equal(s.weightType, 'bfloat16');
+  const d = worstDiff(f32, o, await s.prefill(x), s, ref, 0);
+  t.diagnostic(`max |diff| ${d.toExponential(2)}`);
+  assert.ok(d <= TOL, `max |diff| ${d}`);
+  await s.dispose();
+  // The initializers are the checkpoint's BF16 bytes, untouched (ONNX data type 16), not a converted copy.
+  const built = buildGraph(bf16, { ...o, externalData: false });
+  const { inits } = readGraph(built.bytes);
+  const name = 'model.layers.0.mlp.up_proj.weight';
+  const info = bf16.tensors.get(name)!;
+  const init = inits.get(name)!;
+  assert.equal(init.dataType, 16);
+  assert.deepEqual(init.raw, info.file.data.subarray(info.file.tensors.get(name)!.begin, info.file.tensors.get(name)!.end));
+});
+
+test('headLayerInput: the layer asked for comes back per head, every other layer as the head mean; the large-model plan uses it', async (t) => {
+  const ck = tiny();
+  const c = ck.config;
+  const x = ids(T, c.vocabSize, 4);
+  const ref = reference(ck, x);
+  const o: Partial<GraphOptions> = { weights: 'float16', castOnDemand: true, attentionInLayer: true, externalData: true, attention: 'mean', headLayerInput: true, logits: 'last' };
+  const s = await EngineSession.create(ort, ck, { graph: o });
+  for (const layer of [1, c.numLayers - 1]) {
+    const r = await s.prefill(x, undefined, layer);
+    let worst = maxAbsDiff(r.logits!.data, ref.logits.subarray((T - 1) * c.vocabSize));
+    for (let l = 0; l < c.numLayers; l++) {
+      const a = r.attention[l]!;
+      if (l === layer) {
+        assert.deepEqual(a.dims, [c.numHeads, T, T]);
+        worst = Math.max(worst, maxAbsDiff(a.data, ref.attn[l]!));
+      } else {
+        assert.deepEqual(a.dims, [T, T]);
+        worst = Math.max(worst, maxAbsDiff(a.data, headMean(ref.attn[l]!, c.numHeads, T, T, x.map((_, i) => i))));
+      }
+    }
+    t.diagnostic(`layer ${layer} per head: max |diff| ${worst.toExponential(2)}`);
+    assert.ok(worst <= TOL, `max |diff| ${worst}`);
+  }
+  // Without a layer named, the last layer's heads come back (the default).
+  const r = await s.prefill(x);
+  assert.equal(r.attention[c.numLayers - 1]!.dims.length, 3);
+  assert.equal(r.attention[0]!.dims.length, 2);
+  await assert.rejects(s.prefill(x, undefined, c.numLayers), /no layer/);
+  await s.dispose();
+  // The plan is only for large models: kvscope-tiny keeps the defaults; a 0.6B-shaped config gets the plan.
+  assert.deepEqual(largeModelPlan(ck, 'wasm'), {});
 });

@@ -193,3 +193,55 @@ test('the second model of a side-by-side view must be an embedded model; the vie
   assert.equal(b.getState().compare, null);
   assert.equal(sanitizePersisted({ ...defaultState(), compare: 'gpt-5' }).compare, null);
 });
+
+test('model choices: Hub models persist canonically and join the recent list; folder models come back as the default with a note', async () => {
+  const storage = new MemoryStorage();
+  const a = await fresh(storage);
+  a.getState().setModel('hub:Qwen/Qwen3-0.6B');
+  assert.equal(a.getState().model, 'hub:Qwen/Qwen3-0.6B@main');
+  a.getState().setModel('hub:HuggingFaceTB/SmolLM2-135M-Instruct@v1.0');
+  a.getState().setModel('hub:Qwen/Qwen3-0.6B@main');
+  assert.deepEqual(a.getState().recent, ['hub:Qwen/Qwen3-0.6B@main', 'hub:HuggingFaceTB/SmolLM2-135M-Instruct@v1.0']);
+  a.getState().setModel('hub:not a repo');
+  a.getState().setModel('hub:https://huggingface.co/Qwen/Qwen3-0.6B');
+  assert.equal(a.getState().model, 'hub:Qwen/Qwen3-0.6B@main', 'malformed ids and URLs are refused');
+  const b = await fresh(storage);
+  assert.equal(b.getState().model, 'hub:Qwen/Qwen3-0.6B@main');
+  assert.equal(b.getState().lostFolder, null);
+  assert.equal(b.getState().recent.length, 2);
+
+  b.getState().setModel('folder:my-qwen');
+  assert.equal(b.getState().model, 'folder:my-qwen');
+  assert.deepEqual(b.getState().recent, ['hub:Qwen/Qwen3-0.6B@main', 'hub:HuggingFaceTB/SmolLM2-135M-Instruct@v1.0'], 'folders are not recent Hub models');
+  const c = await fresh(storage);
+  assert.equal(c.getState().model, 'kvscope-tiny');
+  assert.equal(c.getState().lostFolder, 'my-qwen');
+  c.getState().clearLostFolder();
+  assert.equal(c.getState().lostFolder, null);
+  c.getState().forgetRecent('hub:Qwen/Qwen3-0.6B@main');
+  assert.deepEqual(c.getState().recent, ['hub:HuggingFaceTB/SmolLM2-135M-Instruct@v1.0']);
+});
+
+test('Hub endpoint and provider: persisted, normalised, invalid values refused or reset', async () => {
+  const storage = new MemoryStorage();
+  const a = await fresh(storage);
+  assert.equal(a.getState().hubEndpoint, 'https://huggingface.co');
+  assert.equal(a.getState().provider, 'auto');
+  assert.equal(a.getState().setHubEndpoint('https://hf-mirror.com/'), true);
+  assert.equal(a.getState().setHubEndpoint('ftp://example.com'), false);
+  assert.equal(a.getState().setHubEndpoint('https://user:pw@example.com'), false);
+  assert.equal(a.getState().hubEndpoint, 'https://hf-mirror.com');
+  a.getState().setProvider('wasm');
+  a.getState().setProvider('cuda' as never);
+  assert.equal(a.getState().provider, 'wasm');
+  const b = await fresh(storage);
+  assert.equal(b.getState().hubEndpoint, 'https://hf-mirror.com');
+  assert.equal(b.getState().provider, 'wasm');
+
+  const s = sanitizePersisted({ hubEndpoint: 'javascript:alert(1)', provider: 'cuda', recent: ['hub:a/b', 'hub:a/b@main', 'kvscope-tiny', 'folder:x', 'hub:bad', 7], model: 'hub:x/y@refs/pr/3' });
+  assert.equal(s.hubEndpoint, 'https://huggingface.co');
+  assert.equal(s.provider, 'auto');
+  assert.deepEqual(s.recent, ['hub:a/b@main'], 'only Hub choices, canonical, once');
+  assert.equal(s.model, 'hub:x/y@refs/pr/3');
+  assert.equal(sanitizePersisted({ recent: Array.from({ length: 20 }, (_, i) => `hub:o/m${i}`) }).recent.length, 8);
+});

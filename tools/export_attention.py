@@ -1,17 +1,28 @@
-"""Export attention from a PyTorch causal LM to kvscope's attention format (docs/ATTENTION_FORMAT.md), for
-models too big for the browser. Run it on your own GPU machine with Hugging Face transformers:
+"""Export attention from a PyTorch causal LM to kvscope's attention format (docs/ATTENTION_FORMAT.md): for models
+too big for the browser, and as the trust check of kvscope's engine against Transformers on a real checkpoint
+(docs/MODELS.md, "Checking kvscope against Transformers"). Run it where Hugging Face transformers runs:
 
     pip install torch transformers
-    python tools/export_attention.py --model Qwen/Qwen3-8B --prompt-file prompt.txt \
-        --layers last --heads mean --out attention.safetensors
-    python tools/export_attention.py --model Qwen/Qwen3-8B --messages chat.json \
+    python tools/export_attention.py --model Qwen/Qwen3-0.6B --messages req.json \
+        --layers all --heads mean --out qwen3.safetensors
+    python tools/export_attention.py --model ./my-checkpoint --prompt-file prompt.txt \
         --layers 0,13,27 --heads all --out attention.json
 
---prompt-file: raw text, tokenized as is. --messages: an OpenAI-style JSON list (or {"messages": [...]}) rendered
-with the model's chat template (add_generation_prompt=True). --layers: "last" (default), "all", or comma-
-separated indices (negative counts from the end). --heads: "mean" (averaged over heads) or "all" (per head).
---out: *.safetensors writes safetensors; anything else writes JSON with base64 float32 data. --device, --dtype
-(float32 default; bfloat16 halves memory, attention is upcast to float32 on export), --max-tokens (4096).
+--model: a Hub repo id (Qwen/Qwen3-0.6B; --revision picks a branch, tag or commit; the standard Hugging Face
+cache, HF_HOME, HF_ENDPOINT and HF_HUB_OFFLINE apply as usual) or a local folder with config.json, the
+tokenizer and *.safetensors (a path that does not exist is refused, never looked up on the Hub).
+--prompt-file: raw text, tokenized as is. --messages: an OpenAI-style JSON list, or a request body
+{"messages": [...], "tools": [...]}, rendered with the model's chat template (add_generation_prompt=True).
+--layers: "last" (default), "all", or comma-separated indices (negative counts from the end). --heads: "mean"
+(averaged over heads) or "all" (per head). --out: *.safetensors writes safetensors; anything else writes JSON
+with base64 float32 data. --device: auto (default: cuda, else mps, else cpu). --dtype: float32 (default; 16-bit
+checkpoints are upcast exactly, so the arithmetic is kvscope's: 16-bit weights, float32 activations) or
+bfloat16 / float16 (half the memory, but every activation is rounded: a much looser comparison). --max-tokens
+(4096).
+
+The file records the token ids that ran (`token_ids`) and the model (`model`: the repo id, or the folder's name;
+a Hugging Face cache snapshot folder gives its repo id), and in `source` the revision, dtype, device and the
+torch / transformers versions: kvscope's "Compare with the engine" reruns exactly those ids.
 
 The model is loaded with attn_implementation="eager" and called with output_attentions=True: fused kernels
 (sdpa, flash) never materialize the probabilities. Memory is layers × heads × T² floats; keep T modest.
@@ -22,6 +33,8 @@ removed) plus tokens, so any model that hands back attention probabilities can u
 import argparse
 import base64
 import json
+import os
+import re
 import struct
 import sys
 
@@ -102,43 +115,109 @@ def pick_layers(spec, n):
     return sorted(set(out))
 
 
+def model_spec(spec):
+    """(kind, name) for --model: ("folder", path) for an existing directory, ("hub", repo id) for a repo id;
+    anything path-like that is not a directory is refused rather than looked up on the Hub."""
+    if os.path.isdir(spec):
+        return ("folder", spec)
+    # Repo ids are "org/name" (or a bare legacy "name"): anything else is a folder path that does not exist.
+    if spec.startswith((".", "/", "~")) or not re.fullmatch(r"[\w\-][\w.\-]*(/[\w\-][\w.\-]*)?", spec):
+        raise SystemExit(f"--model: {spec} is neither a folder on this machine nor a Hub repo id like Qwen/Qwen3-0.6B")
+    return ("hub", spec)
+
+
+def model_label(spec):
+    """The `model` written to the file and the revision it implies: the repo id for a repo id; for a Hugging Face
+    cache snapshot folder (…/models--org--name/snapshots/<rev>) its repo id and <rev>; else the folder's name
+    (not its full path: the file may be shared). Returns (label, revision or None)."""
+    kind, name = model_spec(spec)
+    if kind == "hub":
+        return name, None
+    parts = os.path.normpath(os.path.abspath(name)).split(os.sep)
+    if len(parts) >= 3 and parts[-2] == "snapshots" and parts[-3].startswith("models--"):
+        return parts[-3][len("models--"):].replace("--", "/"), parts[-1]
+    return parts[-1] or name, None
+
+
+def chat_ids(tok, doc):
+    """Token ids of a messages list or a request body {messages, tools}, through the model's chat template."""
+    msgs = doc.get("messages") if isinstance(doc, dict) else doc
+    if not isinstance(msgs, list) or not msgs:
+        raise SystemExit("--messages: expected a non-empty JSON list of messages, or an object with one in \"messages\"")
+    kw = {"tools": doc["tools"]} if isinstance(doc, dict) and doc.get("tools") else {}
+    ids = tok.apply_chat_template(msgs, add_generation_prompt=True, tokenize=True, **kw)
+    # transformers 5 returns a BatchEncoding (return_dict=True by default); 4.x a list.
+    if hasattr(ids, "keys"):
+        ids = ids["input_ids"]
+    if hasattr(ids, "tolist"):
+        ids = ids.tolist()
+    if ids and isinstance(ids[0], list):
+        ids = ids[0]
+    return [int(i) for i in ids]
+
+
+def pick_device(torch, device):
+    if device != "auto":
+        return device
+    if torch.cuda.is_available():
+        return "cuda"
+    mps = getattr(torch.backends, "mps", None)
+    return "mps" if mps is not None and mps.is_available() else "cpu"
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--model", required=True, help="Hugging Face model id or local directory")
+    ap.add_argument("--model", required=True, help="Hugging Face repo id (Qwen/Qwen3-0.6B) or a local folder")
+    ap.add_argument("--revision", default=None, help="Hub branch, tag or commit (default: main)")
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--prompt-file")
-    g.add_argument("--messages", help="chat messages JSON (list, or {messages: [...]})")
+    g.add_argument("--messages", help="chat messages JSON (list, or {messages: [...], tools: [...]})")
     ap.add_argument("--layers", default="last")
     ap.add_argument("--heads", choices=("mean", "all"), default="mean")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--device", default="cuda")
+    ap.add_argument("--device", default="auto", help="auto (cuda, else mps, else cpu), cuda, cpu, …")
     ap.add_argument("--dtype", choices=("float32", "bfloat16", "float16"), default="float32")
     ap.add_argument("--max-tokens", type=int, default=4096)
     args = ap.parse_args(argv)
+    kind, path = model_spec(args.model)
+    label, cache_rev = model_label(args.model)
     import torch
+    import transformers
     from transformers import AutoModelForCausalLM, AutoTokenizer
-    tok = AutoTokenizer.from_pretrained(args.model)
+    load_kw = {} if kind == "folder" or args.revision is None else {"revision": args.revision}
+    tok = AutoTokenizer.from_pretrained(path, **load_kw)
     if args.messages:
         with open(args.messages, encoding="utf-8") as f:
-            msgs = json.load(f)
-        msgs = msgs["messages"] if isinstance(msgs, dict) else msgs
-        ids = tok.apply_chat_template(msgs, add_generation_prompt=True, tokenize=True)
+            ids = chat_ids(tok, json.load(f))
     else:
         with open(args.prompt_file, encoding="utf-8") as f:
-            ids = tok(f.read(), add_special_tokens=False)["input_ids"]
+            ids = [int(i) for i in tok(f.read(), add_special_tokens=False)["input_ids"]]
+    if not ids:
+        sys.exit("the prompt has no tokens")
     if len(ids) > args.max_tokens:
         sys.exit(f"prompt has {len(ids)} tokens, more than --max-tokens {args.max_tokens}")
-    model = AutoModelForCausalLM.from_pretrained(args.model, torch_dtype=getattr(torch, args.dtype),
-                                                 attn_implementation="eager").to(args.device).eval()
+    device = pick_device(torch, args.device)
+    # float32 means float32: no TF32 matmuls on NVIDIA GPUs (10 mantissa bits would swamp the comparison).
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    # transformers ≥ 4.56 names the argument `dtype`; older versions `torch_dtype`.
+    version = tuple(int(x) for x in re.findall(r"\d+", transformers.__version__)[:2])
+    dtype_kw = "dtype" if version >= (4, 56) else "torch_dtype"
+    model = AutoModelForCausalLM.from_pretrained(path, attn_implementation="eager", **{dtype_kw: getattr(torch, args.dtype)}, **load_kw)
+    model = model.to(device).eval()
     with torch.no_grad():
-        out = model(torch.tensor([ids], device=args.device), output_attentions=True, use_cache=False)
+        out = model(torch.tensor([ids], device=device), output_attentions=True, use_cache=False)
+    if not out.attentions or any(a is None for a in out.attentions):
+        sys.exit(f"{args.model} returned no attention probabilities (its attention implementation ignores output_attentions)")
     layers = pick_layers(args.layers, len(out.attentions))
     tokens = [tok.decode([i]) for i in ids]
+    revision = getattr(model.config, "_commit_hash", None) or args.revision or cache_rev
+    source = {"exporter": "tools/export_attention.py", "device": device, "dtype": args.dtype, "attn_implementation": "eager",
+              "model_source": "folder" if kind == "folder" else "hub", "revision": revision,
+              "num_layers": len(out.attentions), "torch": torch.__version__, "transformers": transformers.__version__}
     write_kvscope_attention(args.out, [out.attentions[i][0] for i in layers], tokens, layer_indices=layers,
-                            heads=args.heads, token_ids=ids, model=args.model,
-                            source={"exporter": "tools/export_attention.py", "device": args.device, "dtype": args.dtype,
-                                    "attn_implementation": "eager"})
-    print(f"{args.out}: {len(ids)} tokens, layers {layers}, heads {args.heads}")
+                            heads=args.heads, token_ids=ids, model=label, source=source)
+    print(f"{args.out}: {label}, {len(ids)} tokens, layers {layers}, heads {args.heads}, {args.dtype} on {device}")
 
 
 if __name__ == "__main__":

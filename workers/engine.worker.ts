@@ -3,6 +3,7 @@
 
 import { serveEngine, type EnginePort, type OrtWant } from '../lib/engine/host';
 import { promptHook } from '../lib/engine/promptHook';
+import { openModelSource } from '../lib/model/source/open';
 import type { Ort } from '../lib/engine/session';
 
 interface WorkerScope extends EnginePort {
@@ -27,4 +28,4 @@ async function loadOrt(want: OrtWant): Promise<Ort> {
   return ort;
 }
 
-serveEngine(scope, { ort: loadOrt, prompt: promptHook });
+serveEngine(scope, { ort: loadOrt, prompt: promptHook, openSource: openModelSource });

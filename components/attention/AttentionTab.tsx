@@ -2,7 +2,8 @@
 // The Attention tab: a header saying what is shown (model, scenario, which call of the agent loop, tokens,
 // layer, head) with the prompt picker; the heatmap figure sized to fit above the fold, beside the prompt's
 // tokens and the attention-sink panel; then the agent loop call by call (the inspector, which also picks), and
-// the loop run live on the model.
+// the loop run live on the model. On a large model's run most layers hold only the head mean: the views say
+// so and HeadModeNote offers the layer's per-head maps (lib/analysis/headLayers).
 import { useRef } from 'react';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { Analysed } from '../../lib/state/analysed';
@@ -14,12 +15,14 @@ import { ViewHeader } from '../common/ViewHeader';
 import { ContextPicker } from '../loop/ContextPicker';
 import { LiveLoopPanel, type LiveLoopPanelProps } from '../loop/LiveLoopPanel';
 import { MessageInspector } from '../loop/MessageInspector';
+import type { HeadLayerRun } from '../lab/useAttentionRun';
 import { AttentionControls } from './AttentionControls';
 import { CompareFigure } from './CompareFigure';
+import { HeadModeNote } from './HeadModeNote';
 import { HeatmapSection } from './HeatmapSection';
 import { SinkPanel } from './SinkPanel';
 import { TokensSection } from './TokensSection';
-import { headLabel, type AttentionView } from './useAttentionView';
+import { shownHeadLabel, shownLabel, type AttentionView } from './useAttentionView';
 
 export interface AttentionTabProps {
   data: Analysed | null;
@@ -44,6 +47,8 @@ export interface AttentionTabProps {
   models: readonly string[];
   /** What the live agent loop needs from the page's engine (null while no model is ready). */
   loop: Pick<LiveLoopPanelProps, 'client' | 'vocab' | 'generationConfig' | 'contextLimit'> | null;
+  /** A large model's per-head maps (useAttentionRun's `perHead`): the button that runs the prompt again for a layer. */
+  headRun?: HeadLayerRun | null;
 }
 
 /** What HeatmapSection draws around the square (controls, labels, legend; beside: labels, bands, pinned strips). */
@@ -52,7 +57,7 @@ const FIGURE = { chromeV: 172, chromeH: 190, min: 360, max: 900 };
 const ASIDE = 420;
 
 export function AttentionTab(props: AttentionTabProps) {
-  const { data, shown, view, onView, selected, onSelect, model, scenario, scenarioName, context, onContext, request, compare, onCompare, models, loop } = props;
+  const { data, shown, view, onView, selected, onSelect, model, scenario, scenarioName, context, onContext, request, compare, onCompare, models, loop, headRun } = props;
   const t = useT();
   const figureRef = useRef<HTMLDivElement>(null);
   const second = compare !== null && compare !== model ? compare : null;
@@ -69,12 +74,12 @@ export function AttentionTab(props: AttentionTabProps) {
           { key: 'context', label: t('fact.context'), value: contextLabel(t, data.context) },
           { key: 'tokens', label: t('fact.tokens'), value: data.tokens },
           { key: 'layer', label: t('fact.layer'), value: shown.layer },
-          { key: 'head', label: null, value: headLabel(t, shown.head) },
+          { key: 'head', label: null, value: shownHeadLabel(t, shown) },
         ]}
       />
       <div className="controls" data-role="attention-toolbar">
         <ContextPicker data={data} onContext={onContext} />
-        <AttentionControls view={view} layers={shown.layers} heads={shown.heads} onChange={onView} />
+        <AttentionControls view={view} layers={shown.layers} heads={shown.heads} perHead={shown.perHead} onChange={onView} />
         <label title={t('compare.title')}>
           {t('compare.label')}{' '}
           <select data-control="compare" value={second ?? ''} onChange={(e) => onCompare(e.target.value || null)}>
@@ -89,6 +94,7 @@ export function AttentionTab(props: AttentionTabProps) {
           </select>
         </label>
       </div>
+      <HeadModeNote shown={shown} asked={view.head} run={headRun} />
       <div ref={figureRef} style={{ display: 'flex', gap: 'var(--sp-4)', alignItems: 'flex-start', flexWrap: 'wrap' }}>
         <div style={{ flex: '0 0 auto', display: 'grid', gap: 'var(--sp-1)' }}>
           {second && <h3 style={{ margin: 0 }}>{model}</h3>}
@@ -103,10 +109,10 @@ export function AttentionTab(props: AttentionTabProps) {
         )}
         <div style={{ flex: `1 1 ${ASIDE}px`, minWidth: 0, display: 'grid', gap: 'var(--sp-3)' }}>
           <div className="panel">
-            <TokensSection data={data} matrix={shown.matrix} selected={selected} onSelect={onSelect} />
+            <TokensSection data={data} matrix={shown.matrix} selected={selected} onSelect={onSelect} what={shown.meanOnlyLayers ? shownLabel(t, shown) : undefined} />
           </div>
           <div className="panel">
-            <SinkPanel attention={data.attention} labels={data.labels} />
+            <SinkPanel attention={data.attention} labels={data.labels} headLayers={shown.headLayers} />
           </div>
         </div>
       </div>

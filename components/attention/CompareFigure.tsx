@@ -1,12 +1,14 @@
 'use client';
 // A second embedded model on the same prompt, beside the first (docs/CONCEPTS.md#context): its own worker
 // and engine (mounted only while a comparison is asked for), the same request, call and view settings, its own
-// heatmap. What it computes is its own run; nothing is shared with the first model but the inputs.
+// heatmap. What it computes is its own run; nothing is shared with the first model but the inputs. A large second
+// model returns the layer looked at per head and the others as head means: its own note and button say so.
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { ContextChoice, ViewSettings } from '../../lib/state/store';
 import { useT } from '../common/i18n';
 import { useAttentionRun } from '../lab/useAttentionRun';
 import { useEngine } from '../lab/useEngine';
+import { HeadModeNote } from './HeadModeNote';
 import { HeatmapSection } from './HeatmapSection';
 import { useAttentionView } from './useAttentionView';
 
@@ -25,7 +27,7 @@ export interface CompareFigureProps {
 export function CompareFigure({ model, request, context, view, onView, selected, onSelect, scenario, px }: CompareFigureProps) {
   const t = useT();
   const engine = useEngine(model);
-  const { data, stage, error } = useAttentionRun(engine, model, request, context);
+  const { data, stage, error, perHead } = useAttentionRun(engine, model, request, context, view.layer);
   const shown = useAttentionView(data, view);
   const busy = engine.phase.kind === 'loading' || stage !== null;
   return (
@@ -38,6 +40,7 @@ export function CompareFigure({ model, request, context, view, onView, selected,
           <progress style={{ width: 90, verticalAlign: 'middle' }} /> {t(engine.phase.kind === 'loading' ? 'compare.loading' : 'run.running', { model })}
         </div>
       )}
+      {data && <HeadModeNote shown={shown} asked={view.head} run={perHead} />}
       {data && shown.matrix && (
         <HeatmapSection data={data} shown={shown} matrix={shown.matrix} view={view} onView={onView} model={model} scenario={scenario} selected={selected !== null && selected < data.tokens ? selected : null} onSelect={onSelect} px={px} />
       )}

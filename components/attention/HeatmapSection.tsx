@@ -1,7 +1,8 @@
 'use client';
 // The heatmap panel (its controls are the tab's, above it): the exportable figure (labelled heatmap with pinned strips and its
 // legend, with how much hiding key 0 narrowed the colour range) and the notes on the range. The tab places
-// the sink panel and the tokens beside it.
+// the sink panel and the tokens beside it. A large model's run (some layers hold only the head mean) names what
+// the heatmap shows above it ("layer 27 · mean of 16 heads"), in the caption and in the JSON.
 import type { ColourRanges } from '../../lib/analysis/attentionView';
 import { DEFAULT_MIN_QUERY } from '../../lib/analysis/sink';
 import { heatmapViewJson } from '../../lib/io/export/heatmapView';
@@ -14,7 +15,7 @@ import { Legend } from '../charts/Legend';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
 import { Heatmap } from './Heatmap';
-import { headLabel, type AttentionView } from './useAttentionView';
+import { shownHeadLabel, shownLabel, type AttentionView } from './useAttentionView';
 
 export interface HeatmapSectionProps {
   /** The window the heatmap opens at (a lesson step's zoom); default the whole matrix. */
@@ -51,13 +52,20 @@ function HideSinkRange({ ranges }: { ranges: ColourRanges }) {
 export function HeatmapSection({ initialView, data, shown, matrix, view, onView, model, scenario, selected, onSelect, px }: HeatmapSectionProps) {
   const t = useT();
   const { layer, head, scale, ranges } = shown;
+  // Which heads the map is of, in the JSON, where the run holds some layers as their mean only.
+  const meanOf = shown.meanOnlyLayers ? { perHead: shown.perHead, heads: shown.heads, perHeadLayers: [...shown.headLayers] } : {};
   return (
     <section className="panel" data-role="heatmap-section" aria-label={t('section.attention')} style={{ display: 'grid', gap: 'var(--sp-1)', width: 'fit-content', maxWidth: '100%' }}>
+      {shown.meanOnlyLayers && (
+        <div data-role="heatmap-shows" data-layer={layer} data-per-head={shown.perHead ? 'true' : 'false'} style={{ fontSize: 'var(--fs-sm)', fontWeight: 600 }}>
+          {shownLabel(t, shown)}
+        </div>
+      )}
       <ExportFrame
         name={`attention-${scenario}-L${layer}-${head}`}
-        title={`${model} · ${scenario} · ${t('export.heatmapCaption', { layer, head: headLabel(t, head), scale: view.scale })}`}
-        json={() =>
-          heatmapViewJson({
+        title={`${model} · ${scenario} · ${t('export.heatmapCaption', { layer, head: shownHeadLabel(t, shown), scale: view.scale })}`}
+        json={() => ({
+          ...heatmapViewJson({
             model,
             scenario,
             layer,
@@ -71,8 +79,9 @@ export function HeatmapSection({ initialView, data, shown, matrix, view, onView,
             matrix,
             size: data.tokens,
             range: { min: scale.min, max: scale.max },
-          })
-        }
+          }),
+          ...meanOf,
+        })}
       >
         <div>
           <Heatmap

@@ -1,7 +1,9 @@
 'use client';
 // Attention-sink panel: per-head sink scores of token 0 (layers × heads), a per-layer bar chart against the
 // 0.3 threshold and the uniform baseline, where attention rests, and the position-bias chart by thirds.
-// Lays out lib/ results; every label comes from lib/i18n (panels table).
+// Lays out lib/ results; every label comes from lib/i18n (panels table). A large model's run holds most layers
+// as their head mean only (lib/analysis/headLayers): their rows show the mean score (exact: the score is linear
+// in the weights) and say that per-head scores exist for one layer at a time.
 import { useMemo, useRef } from 'react';
 import type { Tensor } from '../../lib/tensor';
 import {
@@ -14,6 +16,7 @@ import {
   type SinkScore,
 } from '../../lib/analysis/sink';
 import { positionBias, uniformPositionBias, type PositionBias } from '../../lib/analysis/positionBias';
+import { headCount, layersWithHeads } from '../../lib/analysis/headLayers';
 import { rgbHex, sampleColormap } from '../../lib/view/colormap';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
@@ -23,8 +26,10 @@ import { cellStyle, headStyle, LayerBars, MagmaLegend, TopReceiversTable } from 
 // The parts live in SinkParts; kept importable from here for the imported view.
 
 export interface SinkPanelProps {
-  /** Per layer, [heads, T, T] attention of a full prefill from position 0. */
+  /** Per layer, [heads, T, T] attention of a full prefill from position 0, or [T, T] where only the head mean came back. */
   attention: Tensor[];
+  /** The layers holding per-head maps (Analysed.headLayers); default: read off the tensors. */
+  headLayers?: readonly number[];
   /** Display text per token (index = position). */
   labels: string[];
   /**
@@ -45,7 +50,7 @@ function inkOn(t: number): string {
   return t > 0.6 ? '#000' : '#fff';
 }
 
-export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
+export function SinkPanel({ attention, labels, exportLabel, headLayers: given }: SinkPanelProps) {
   const t = useT();
   // Charts fit the panel's width (a side column beside the heatmap is about 460–560 px at 1280 px).
   const boxRef = useRef<HTMLElement>(null);
@@ -68,11 +73,15 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
       for (const r of received) for (let k = 0; k < T; k++) mean[k]! += (r[k] ?? 0) / received.length;
       top = topReceivers(mean, TOP_N);
     }
-    const heads = Math.max(0, ...layers.map((a) => a.heads));
-    return { T, lowered, minQuery, sinks, bias, uniform, top, heads };
-  }, [attention]);
+    const withHeads = new Set(given ?? layersWithHeads(attention));
+    // A mean-only layer's score is of one map, the mean: no per-head scores, no sink-head count.
+    const meanOnly = attention.map((_, l) => !withHeads.has(l));
+    const heads = meanOnly.some(Boolean) ? headCount(attention) : Math.max(0, ...layers.map((a) => a.heads));
+    return { T, lowered, minQuery, sinks, bias, uniform, top, heads, meanOnly, withHeads: [...withHeads].sort((a, b) => a - b) };
+  }, [attention, given]);
 
-  const { T, lowered, minQuery, sinks, bias, uniform, top, heads } = result;
+  const { T, lowered, minQuery, sinks, bias, uniform, top, heads, meanOnly, withHeads } = result;
+  const anyMeanOnly = meanOnly.some(Boolean);
   const exportName = (what: string) => (exportLabel ? `${exportLabel} ${what}` : what);
   const exportTitle = (caption: string) => (exportLabel ? `${exportLabel} · ${caption}` : caption);
   // The numbers the grid and the bars show, per layer (lib/analysis/sink's SinkScore as computed above).
@@ -83,7 +92,8 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
     threshold: SINK_HEAD_THRESHOLD,
     tokens: T,
     heads,
-    layers: sinks.map((s, layer) => ({ layer, ...s })),
+    layers: sinks.map((s, layer) => (meanOnly[layer] ? { layer, ...s, perHead: [], sinkHeads: null, meanOnly: true } : { layer, ...s })),
+    ...(anyMeanOnly ? { perHeadLayers: withHeads } : {}),
   });
 
   return (
@@ -102,6 +112,11 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
       {sinks.length > 0 && (
         <div>
           <h3 style={{ margin: '0 0 var(--sp-1, 4px)', fontSize: 'var(--fs-sm, 14px)' }}>{t('sink.perHead')}</h3>
+          {anyMeanOnly && (
+            <p data-role="sink-heads-note" data-per-head-layers={withHeads.join(',')} style={{ margin: '0 0 var(--sp-1, 4px)' }} className="muted">
+              {withHeads.length > 0 ? t('sink.headsNote', { layers: withHeads.join(', ') }) : t('sink.headsNoteNone')}
+            </p>
+          )}
           <ExportFrame name={exportName('sink-scores')} title={exportTitle(t('export.caption.sinkGrid', { minQuery, threshold: SINK_HEAD_THRESHOLD }))} json={sinkJson('sink-scores')}>
             {/* Many heads (16 on Qwen3-0.6B) scroll sideways inside the panel instead of widening the page. */}
             <div style={{ overflowX: 'auto', maxWidth: width }}>
@@ -119,9 +134,15 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
               </thead>
               <tbody>
                 {sinks.map((s, l) => (
-                  <tr key={l}>
+                  <tr key={l} data-mean-only={meanOnly[l] ? 'true' : undefined}>
                     <th style={headStyle}>{l}</th>
-                    {Array.from({ length: heads }, (_, h) => {
+                    {meanOnly[l] ? (
+                      heads > 0 && (
+                        <td colSpan={heads} data-role="sink-mean-only" style={{ ...cellStyle, textAlign: 'center', color: '#666', background: '#f2f2f2' }} title={t('sink.meanOnlyRowTitle', { layer: l })}>
+                          {t('sink.meanOnlyRow')}
+                        </td>
+                      )
+                    ) : Array.from({ length: heads }, (_, h) => {
                       const v = s.perHead[h] ?? null;
                       if (v === null)
                         return (
@@ -150,7 +171,13 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
                     })}
                     <td style={{ ...cellStyle, fontWeight: 600 }}>{fmt(s.headMean, na)}</td>
                     <td style={{ ...cellStyle, color: '#555' }}>{fmt(s.uniformBaseline, na)}</td>
-                    <td style={{ ...cellStyle, color: '#555' }}>{s.qualifyingQueries > 0 ? `${s.sinkHeads}/${s.perHead.length}` : na}</td>
+                    {meanOnly[l] ? (
+                      <td style={{ ...cellStyle, color: '#555' }} title={t('sink.sinkHeadsNa')}>
+                        {na}
+                      </td>
+                    ) : (
+                      <td style={{ ...cellStyle, color: '#555' }}>{s.qualifyingQueries > 0 ? `${s.sinkHeads}/${s.perHead.length}` : na}</td>
+                    )}
                   </tr>
                 ))}
               </tbody>
@@ -170,7 +197,12 @@ export function SinkPanel({ attention, labels, exportLabel }: SinkPanelProps) {
                 label: l,
                 value: s.headMean,
                 uniform: s.uniformBaseline,
-                tooltip: s.headMean === null ? '' : t('sink.barsTooltip', { layer: l, mean: s.headMean.toFixed(3), uniform: fmt(s.uniformBaseline, na, 3), sinkHeads: s.sinkHeads }),
+                tooltip:
+                  s.headMean === null
+                    ? ''
+                    : meanOnly[l]
+                      ? t('sink.barsTooltipMean', { layer: l, mean: s.headMean.toFixed(3), uniform: fmt(s.uniformBaseline, na, 3) })
+                      : t('sink.barsTooltip', { layer: l, mean: s.headMean.toFixed(3), uniform: fmt(s.uniformBaseline, na, 3), sinkHeads: s.sinkHeads }),
               }))}
               role="sink-bars"
               maxWidth={width}

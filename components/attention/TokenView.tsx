@@ -24,6 +24,8 @@ export interface TokenViewProps {
   height?: number;
   /** The selected query's row: keys tinted by weight (lib/view/tokenTint rowTint). */
   tint?: RowTint | null;
+  /** What the tint's weights are of ("layer 27 · mean of 16 heads"), named after its legend; absent: not named. */
+  tintSource?: string;
 }
 
 /** The tint: the selection colour, so "selected query" and "where its attention goes" read as one thing. */
@@ -37,7 +39,7 @@ function prevStart(starts: number[], i: number): number {
 
 const MONO = 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace';
 
-export function TokenView({ tokens, spans, selected, onSelect, height = 360, tint = null }: TokenViewProps) {
+export function TokenView({ tokens, spans, selected, onSelect, height = 360, tint = null, tintSource }: TokenViewProps) {
   const t = useT();
   const boxRef = useRef<HTMLDivElement>(null);
   const viewId = useId();
@@ -182,6 +184,7 @@ export function TokenView({ tokens, spans, selected, onSelect, height = 360, tin
           <span data-role="token-tint-legend" data-query={tint.query} data-max={tint.max} style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
             <span style={{ width: 36, height: 12, background: `linear-gradient(90deg, rgba(${TINT_RGB},0), rgb(${TINT_RGB}))`, border: '1px solid #888', borderRadius: 2 }} />
             {t('heatmap.tintLegend', { q: tint.query, max: formatWeight(tint.max) })}
+            {tintSource && <span data-role="token-tint-source">{t('heatmap.tintSource', { what: tintSource })}</span>}
             <span style={{ width: 12, height: 12, marginLeft: 6, background: SEGMENT_COLORS.template, opacity: 0.35, border: '1px solid #888', borderRadius: 2 }} />
             {t('heatmap.tintFuture')}
           </span>

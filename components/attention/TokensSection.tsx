@@ -12,7 +12,17 @@ import { TokenView } from './TokenView';
 /** Keys listed after the selected query. */
 const TOP = 5;
 
-export function TokensSection({ data, matrix, selected, onSelect, height = 220 }: { data: Analysed; matrix: Float32Array | null; selected: number | null; onSelect: (i: number | null) => void; height?: number }) {
+export interface TokensSectionProps {
+  data: Analysed;
+  matrix: Float32Array | null;
+  selected: number | null;
+  onSelect: (i: number | null) => void;
+  height?: number;
+  /** What `matrix` is ("layer 27 · mean of 16 heads"), named beside the tint's legend; absent: not named. */
+  what?: string;
+}
+
+export function TokensSection({ data, matrix, selected, onSelect, height = 220, what }: TokensSectionProps) {
   const t = useT();
   const T = data.tokens;
   const tint = useMemo(() => (matrix ? rowTint(matrix, T, selected) : null), [matrix, T, selected]);
@@ -20,7 +30,7 @@ export function TokensSection({ data, matrix, selected, onSelect, height = 220 }
   return (
     <section aria-label={t('section.tokens')} data-role="tokens-section">
       <h2 style={{ fontSize: 'var(--fs-md)', margin: '0 0 var(--sp-1)' }}>{t('section.tokens')}</h2>
-      <TokenView tokens={data.prompt.tokens} spans={data.prompt.spans} selected={selected} onSelect={onSelect} height={height} tint={tint} />
+      <TokenView tokens={data.prompt.tokens} spans={data.prompt.spans} selected={selected} onSelect={onSelect} height={height} tint={tint} tintSource={what} />
       <div id="selection" data-role="selection" style={{ fontSize: 'var(--fs-sm)', marginTop: 'var(--sp-2)', lineHeight: 1.9 }}>
         {selected === null || !tint ? (
           <span className="muted">{t('selection.hint')}</span>

@@ -9,8 +9,10 @@ import { ViewHeader } from '../common/ViewHeader';
 import type { Imports, ImportNote } from '../hooks/useImports';
 import { RunLogView } from './RunLogView';
 import { ImportedAttentionView } from './ImportedAttentionView';
+import type { CompareEngine } from './useImportCompare';
 
-export function DataLab({ imports }: { imports: Imports }) {
+/** `engine`: the page's engine and its loaded model, for the imported view's "Compare with the engine" (null: none ready). */
+export function DataLab({ imports, engine = null }: { imports: Imports; engine?: CompareEngine | null }) {
   const t = useT();
   const fileInput = useRef<HTMLInputElement>(null);
   const { paste, setPaste } = imports;
@@ -40,7 +42,7 @@ export function DataLab({ imports }: { imports: Imports }) {
           ) : loaded.outcome.kind === 'runlog' ? (
             <RunLogView key={current.id} log={loaded.outcome.log} name={current.name} notes={loaded.outcome.notes} />
           ) : loaded.outcome.kind === 'attention' ? (
-            <ImportedAttentionView key={current.id} attention={loaded.outcome.attention} name={current.name} />
+            <ImportedAttentionView key={current.id} attention={loaded.outcome.attention} name={current.name} engine={engine} />
           ) : null
         )}
         </div>

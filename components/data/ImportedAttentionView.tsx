@@ -4,31 +4,37 @@
 // tokens, the sink section (layers × heads, first-token share per layer, where attention rests) and the
 // position-bias chart. Every number comes from lib/analysis/importedViews.ts (state: useImportedAttention); token
 // strings are user data and are rendered as text only (React text nodes and attributes, never HTML). Sections:
-// ImportedBanner, ImportedControls, ImportedHeatmap, ImportedTokens, ImportedSinkSection, ImportedBiasSection.
+// ImportedBanner, ImportedCompare (the check against kvscope's engine), ImportedControls, ImportedHeatmap,
+// ImportedTokens, ImportedSinkSection, ImportedBiasSection.
 import type { ImportedAttention } from '../../lib/io/attention/types';
 import { isComplete } from '../../lib/analysis/importedViews';
 import { useT } from '../common/i18n';
 import { Banner } from './ImportedBanner';
+import { ImportedCompare } from './ImportedCompare';
 import { BiasSection } from './ImportedBiasSection';
 import { ImportedControls } from './ImportedControls';
 import { ImportedHeatmap } from './ImportedHeatmap';
 import { SinkSection } from './ImportedSinkSection';
 import { TokenList, TopReceivers } from './ImportedTokens';
 import { useImportedAttention } from './useImportedAttention';
+import type { CompareEngine } from './useImportCompare';
 
 export interface ImportedAttentionViewProps {
   attention: ImportedAttention;
   /** The import's name (file name or the user's). */
   name: string;
+  /** The page's engine with its loaded model, for "Compare with the engine" (null: no model ready). */
+  engine?: CompareEngine | null;
 }
 
-export function ImportedAttentionView({ attention, name }: ImportedAttentionViewProps) {
+export function ImportedAttentionView({ attention, name, engine = null }: ImportedAttentionViewProps) {
   const t = useT();
   const state = useImportedAttention(attention);
   const { call, shown: a, layer, matrix, K, summary } = state;
   return (
     <section data-role="imported-attention-view" style={{ display: 'grid', gap: 16, font: 'var(--fs-sm) var(--font-sans)', color: 'var(--c-text)', maxWidth: 1300 }}>
       <Banner attention={attention} shown={a} call={call} name={name} summary={summary} />
+      <ImportedCompare attention={a} name={name} engine={engine} />
 
       {a.layers.length === 0 || !layer || !matrix ? (
         <p style={{ color: 'var(--c-muted)' }}>{t('imported.noLayers')}</p>

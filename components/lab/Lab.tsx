@@ -19,8 +19,8 @@ import { StepLab } from '../step/StepLab';
 import { AbLab } from '../ab/AbLab';
 import { DataLab, ImportNoteView } from '../data/DataLab';
 import { useImports } from '../hooks/useImports';
-import { ModelDescription, ModelPicker, RuntimeNote, useModelCards } from './ModelPicker';
-import { Alert, DropOverlay, LoadProgress, RunStatus, WorkerNotice } from './Notices';
+import { ModelDescription, ModelPicker, ProviderSwitch, RuntimeNote, useModelCards } from './ModelPicker';
+import { Alert, DropOverlay, RunStatus, WorkerNotice } from './Notices';
 import { SecondModelTab } from './SecondModelTab';
 import { ShareButton, ShareNoteView } from './ShareBar';
 import { Header, TAB_ORDER, TabBar } from './TabBar';
@@ -28,6 +28,11 @@ import { usePresentation } from './usePresentation';
 import { useAttentionRun } from './useAttentionRun';
 import { useShareBoot, useUrlImport, type Boot } from './useBoot';
 import { useEngine } from './useEngine';
+import { formatModelChoice, hubChoice, modelDisplayName } from '../../lib/state/modelChoice';
+import { OpenModelDialog } from '../models/OpenModelDialog';
+import { ModelLoadProgress } from '../models/ModelLoadProgress';
+import { registerFolder } from '../models/folderRegistry';
+import { useModelLink } from '../models/useModelLink';
 
 function browserStorage() {
   // Private modes may refuse localStorage: the store then reports persistError and keeps working in memory.
@@ -63,8 +68,11 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
   const imports = useImports(store);
   useUrlImport(boot.booted, imports.importUrl);
   const models = useModelCards();
-  const engine = useEngine(boot.booted ? s.model : null);
+  const engine = useEngine(boot.booted ? s.model : null, { provider: s.provider, hubEndpoint: s.hubEndpoint });
   const { client, phase } = engine;
+  // "Open a model…": null when closed; a ?model= link opens it with the repo filled in and checked.
+  const [dialog, setDialog] = useState<{ repo?: string; autoCheck?: boolean } | null>(null);
+  useModelLink(boot.booted, (repo) => setDialog({ repo, autoCheck: true }));
   const [dragging, setDragging] = useState(false);
   const { present, setPresent } = usePresentation(TAB_ORDER, s.tab, s.setTab);
 
@@ -76,7 +84,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
     return scenarioRequest(id, variant);
   }, [custom?.lastGood, s.scenario]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  const { data, stage, error: runError } = useAttentionRun(engine, s.model, request, s.context);
+  const { data, stage, error: runError, perHead } = useAttentionRun(engine, s.model, request, s.context, s.view.layer);
   const shown = useAttentionView(data, s.view);
   const selected = data && s.selectedToken !== null && s.selectedToken < data.tokens ? s.selectedToken : null;
   // The other tabs need a loaded model (they run their own requests on the worker).
@@ -108,10 +116,11 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
             {t('lessons.title')}
           </a>
           <RunStatus ready={Boolean(data && shown.matrix && !stage)} tokens={data?.tokens ?? null} layer={shown.layer} stage={stage} context={data ? contextLabel(t, data.context) : ''} relevant={s.tab === 'attention' || s.tab === 'step' || s.tab === 'kv'} />
-          <RuntimeNote provider={phase.kind === 'ready' ? phase.info : null} />
+          <RuntimeNote loaded={phase.kind === 'ready' ? engine.loaded : null} />
         </Header>
         <div style={{ display: 'flex', gap: 'var(--sp-2) var(--sp-4)', alignItems: 'center', flexWrap: 'wrap' }}>
-          <ModelPicker models={models} value={s.model} onChange={s.setModel} disabled={phase.kind === 'loading'} />
+          <ModelPicker models={models} value={s.model} onChange={s.setModel} disabled={phase.kind === 'loading'} recent={s.recent} onOpen={() => setDialog({})} />
+          <ProviderSwitch value={s.provider} onChange={s.setProvider} />
           <label title={t('compare.title')}>
             {t('compare.shellLabel')}{' '}
             <select data-control="compare-shell" value={s.compare && s.compare !== s.model ? s.compare : ''} onChange={(e) => s.setCompare(e.target.value || null)}>
@@ -138,11 +147,22 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
             onDelete={s.deleteCustom}
           />
           <ShareButton store={store} onNote={boot.setShareNote} />
-          <ModelDescription models={models} value={s.model} />
+          <ModelDescription models={models} value={s.model} hubEndpoint={s.hubEndpoint} />
         </div>
       </div>
 
-      {phase.kind === 'loading' && <LoadProgress model={s.model} stage={phase.stage} fraction={phase.fraction} />}
+      {phase.kind === 'loading' && <ModelLoadProgress model={s.model} stage={phase.stage} fraction={phase.fraction} file={phase.file} />}
+      {s.lostFolder && (
+        <div role="status" data-role="lost-folder" style={{ background: 'var(--c-warn-soft)', padding: '6px 10px', borderRadius: 'var(--radius)' }}>
+          {t('models.lostFolder', { label: s.lostFolder, model: modelDisplayName(s.model) })}{' '}
+          <button type="button" onClick={() => setDialog({})}>
+            {t('models.open')}
+          </button>{' '}
+          <button type="button" onClick={s.clearLostFolder}>
+            {t('models.dismiss')}
+          </button>
+        </div>
+      )}
       {phase.kind === 'failed' && <Alert>{t('error.prefix', { message: phase.message })}</Alert>}
       {engine.workerNote && <WorkerNotice note={engine.workerNote} onRestart={engine.restart} />}
       {s.persistError && <div role="status" style={{ color: 'var(--c-warn)' }}>{t('error.persist', { message: s.persistError })}</div>}
@@ -159,6 +179,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
       {s.tab === 'attention' && (
         <AttentionTab
           data={data}
+          headRun={perHead}
           shown={shown}
           view={s.view}
           onView={s.setView}
@@ -184,10 +205,36 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
       {s.tab === 'ab' && engineTab && (
         <AbLab client={engineTab} analysed={data} model={s.model} scenario={s.scenario} custom={s.custom} generationConfig={engine.loaded?.generationConfig ?? null} vocab={engine.loaded?.vocab ?? null} />
       )}
-      {s.tab === 'data' && <DataLab imports={imports} />}
+      {s.tab === 'data' && <DataLab imports={imports} engine={engineTab && engine.loaded ? { client: engineTab, loaded: engine.loaded } : null} />}
       {s.tab === 'kv' && engineTab && <KvLab client={engineTab} analysed={data} model={s.model} scenarioName={scenarioName} vocab={engine.loaded?.vocab ?? null} layers={data?.attention.length ?? 0} custom={s.custom} />}
       {s.compare && s.compare !== s.model && engineTab && (s.tab === 'step' || s.tab === 'ab' || s.tab === 'kv') && (
         <SecondModelTab key={`${s.tab}:${s.compare}`} tab={s.tab} model={s.compare} request={request} context={s.context} scenario={s.scenario} scenarioName={scenarioName} custom={s.custom} />
+      )}
+      {dialog && (
+        <OpenModelDialog
+          onClose={() => setDialog(null)}
+          initialRepo={dialog.repo}
+          autoCheck={dialog.autoCheck}
+          endpoint={s.hubEndpoint}
+          provider={s.provider}
+          onLoadHub={(repo, revision, endpoint, switchTo) => {
+            const id = hubChoice(repo, revision);
+            const same = id === s.model && endpoint === s.hubEndpoint && !switchTo;
+            s.setHubEndpoint(endpoint);
+            if (switchTo) s.setProvider(switchTo);
+            s.setModel(id);
+            // The same model again after a failed load: nothing in the key changed, so load it explicitly.
+            if (same && phase.kind === 'failed') engine.reload();
+            setDialog(null);
+          }}
+          onLoadFolder={(folder, switchTo) => {
+            // A new registration (new generation) changes the load's key, so the same name loads the new files.
+            registerFolder(folder.label, folder.entries);
+            if (switchTo) s.setProvider(switchTo);
+            s.setModel(formatModelChoice({ kind: 'folder', label: folder.label }));
+            setDialog(null);
+          }}
+        />
       )}
     </main>
   );

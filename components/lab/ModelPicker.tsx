@@ -1,10 +1,15 @@
 'use client';
-// The embedded models, each with the one-line description from its card, an "engineered" badge where the
-// card says something was engineered, and which runtime the loaded one runs on.
+// The model picker: the embedded models (each with the one-line description from its card and an
+// "engineered" badge where the card says something was engineered), then Hub models the user loaded, then
+// the open folder; a button opening the "Open a model…" dialog; which runtime the loaded model runs on, and
+// the switch between auto, WebGPU and WASM.
 import { useEffect, useState } from 'react';
 import type { LoadResult } from '../../lib/engine/protocol';
 import { EMBEDDED_MODELS, type ModelCard } from '../../lib/model/embedded';
+import { formatModelChoice, modelDisplayName, parseModelChoice, PROVIDER_CHOICES, type ProviderChoice } from '../../lib/state/modelChoice';
+import { currentFolder } from '../models/folderRegistry';
 import { useLang, useT } from '../common/i18n';
+import type { LoadedModel } from './useEngine';
 
 export interface ModelPickerProps {
   models: { id: string; card: ModelCard | null }[];
@@ -14,22 +19,52 @@ export interface ModelPickerProps {
   provider: LoadResult | null;
 }
 
-export function ModelPicker({ models, value, onChange, disabled }: Omit<ModelPickerProps, 'provider'>) {
+export interface ModelPickerRowProps extends Omit<ModelPickerProps, 'provider'> {
+  /** Hub choices the user loaded, newest first. */
+  recent: readonly string[];
+  onOpen: () => void;
+}
+
+export function ModelPicker({ models, value, onChange, disabled, recent, onOpen }: ModelPickerRowProps) {
   const t = useT();
   const card = models.find((m) => m.id === value)?.card ?? null;
+  const chosen = parseModelChoice(value);
+  // The chosen Hub model is listed even when it left the recent list.
+  const hub = chosen?.kind === 'hub' && !recent.includes(value) ? [value, ...recent] : recent;
+  // The open folder stays listed after switching away from it (its files live until the page closes).
+  const folder = chosen?.kind === 'folder' ? chosen.label : (currentFolder()?.label ?? null);
   return (
     <div data-role="model-picker" style={{ display: 'flex', gap: 'var(--sp-2)', alignItems: 'center' }}>
       <label>
         {t('model.label')}{' '}
-        <select value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled}>
-          {models.map((m) => (
-            <option key={m.id} value={m.id}>
-              {m.id}
-              {m.card?.engineered ? ` (${t('model.engineered')})` : ''}
-            </option>
-          ))}
+        <select value={value} onChange={(e) => onChange(e.target.value)} disabled={disabled} style={{ maxWidth: 280 }}>
+          <optgroup label={t('models.groupEmbedded')}>
+            {models.map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.id}
+                {m.card?.engineered ? ` (${t('model.engineered')})` : ''}
+              </option>
+            ))}
+          </optgroup>
+          {hub.length > 0 && (
+            <optgroup label={t('models.groupRecent')}>
+              {hub.map((id) => (
+                <option key={id} value={id}>
+                  {modelDisplayName(id)}
+                </option>
+              ))}
+            </optgroup>
+          )}
+          {folder !== null && (
+            <optgroup label={t('models.groupFolder')}>
+              <option value={formatModelChoice({ kind: 'folder', label: folder })}>{folder}</option>
+            </optgroup>
+          )}
         </select>
       </label>
+      <button type="button" data-role="model-open" onClick={onOpen} title={t('models.openTitle')}>
+        {t('models.open')}
+      </button>
       {card?.engineered && (
         <span title={t('model.engineeredTitle')} style={{ background: 'var(--seg-tool-call)', color: '#000', borderRadius: 3, padding: '0 6px', fontSize: 'var(--fs-xs)' }}>
           {t('model.engineered')}
@@ -39,11 +74,22 @@ export function ModelPicker({ models, value, onChange, disabled }: Omit<ModelPic
   );
 }
 
-/** The chosen model's one-line description from its card (the whole of it in the title). */
-export function ModelDescription({ models, value }: Pick<ModelPickerProps, 'models' | 'value'>) {
+/** The chosen model's one-line description: its card's for embedded models, where it comes from otherwise. */
+export function ModelDescription({ models, value, hubEndpoint }: Pick<ModelPickerProps, 'models' | 'value'> & { hubEndpoint: string }) {
   const lang = useLang();
+  const t = useT();
   const card = models.find((m) => m.id === value)?.card ?? null;
-  const text = card ? (lang === 'zh' ? card.descriptionZh : card.description) : '';
+  const c = parseModelChoice(value);
+  const text =
+    c?.kind === 'hub'
+      ? t('models.hubDescription', { repo: c.repo, revision: c.revision, endpoint: hubEndpoint })
+      : c?.kind === 'folder'
+        ? t('models.folderDescription', { label: c.label })
+        : card
+          ? lang === 'zh'
+            ? card.descriptionZh
+            : card.description
+          : '';
   return (
     <span data-role="model-description" className="muted small" title={text} style={{ flex: '1 1 200px', minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
       {text}
@@ -51,13 +97,36 @@ export function ModelDescription({ models, value }: Pick<ModelPickerProps, 'mode
   );
 }
 
-/** Which runtime the loaded model runs on. */
-export function RuntimeNote({ provider }: { provider: LoadResult | null }) {
+/** Which runtime the loaded model runs on and, when it is not WebGPU, why (the worker's note, or no adapter). */
+export function RuntimeNote({ loaded }: { loaded: LoadedModel | null }) {
   const t = useT();
-  if (!provider) return null;
+  if (!loaded) return null;
+  const { info } = loaded;
+  const why = info.provider === 'webgpu' ? null : (info.providerNote ?? (loaded.noAdapter ? t('provider.noAdapter') : null));
+  const text = t('model.provider', { provider: info.provider, threads: info.numThreads || 1 });
   return (
-    <span data-role="model-runtime" className="muted small" style={{ whiteSpace: 'nowrap' }}>
-      {t('model.provider', { provider: provider.provider, threads: provider.numThreads || 1 })}
+    <span data-role="model-runtime" data-provider={info.provider} className="muted small" title={why ?? undefined} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: 520 }}>
+      {text}
+      {why && ` · ${t('provider.why', { reason: why })}`}
+    </span>
+  );
+}
+
+const SWITCH_TITLE = { auto: 'provider.autoTitle', webgpu: 'provider.webgpuTitle', wasm: 'provider.wasmTitle' } as const;
+
+/** Auto / WebGPU / WASM: choosing one reloads the model on it. */
+export function ProviderSwitch({ value, onChange, disabled }: { value: ProviderChoice; onChange: (p: ProviderChoice) => void; disabled?: boolean }) {
+  const t = useT();
+  return (
+    <span role="group" aria-label={t('provider.label')} data-role="provider-switch" style={{ display: 'inline-flex', gap: 2, alignItems: 'center', fontSize: 'var(--fs-sm)' }}>
+      <span className="muted" style={{ marginRight: 'var(--sp-1)' }}>
+        {t('provider.label')}
+      </span>
+      {PROVIDER_CHOICES.map((p) => (
+        <button key={p} type="button" data-provider={p} aria-pressed={value === p} disabled={disabled} title={t(SWITCH_TITLE[p])} onClick={() => value !== p && onChange(p)}>
+          {t(`provider.${p}`)}
+        </button>
+      ))}
     </span>
   );
 }

@@ -1,29 +1,49 @@
 'use client';
 // The page's engine: one worker for the page's lifetime (a crash restarts it and bumps `epoch`, so runs
-// repeat) and the chosen embedded model loaded into it, with download/compile progress.
+// repeat) and the chosen model loaded into it, with download/compile progress. Embedded models are fetched
+// here and handed over; Hub repos and picked folders are read by the worker itself (lib/model/source/open.ts),
+// so large weights never cross postMessage, and report per-file progress. The runtime is WebGPU where asked
+// (or, on auto, where the browser has an adapter), else WASM; the worker falls back and says why.
 import { useEffect, useRef, useState } from 'react';
 import { EngineClient } from '../../lib/engine/client';
 import type { LoadParams, LoadResult } from '../../lib/engine/protocol';
 import { EMBEDDED_MODELS } from '../../lib/model/embedded';
 import { fetchModel } from '../../lib/model/fetchModel';
+import { browserBlobCache } from '../../lib/model/source/browserCache';
+import { DEFAULT_ENDPOINT, HubFiles } from '../../lib/model/source/hub';
+import type { FileProgress } from '../../lib/model/source/types';
 import { readVocab, type Vocab } from '../../lib/prompt/vocab';
+import { parseModelChoice, resolveProvider, type ModelChoice, type ProviderChoice } from '../../lib/state/modelChoice';
 import { useEngineTask } from '../hooks/useEngineTask';
+import { registeredFolder, workerFiles } from '../models/folderRegistry';
+import { probeWebGpu } from '../models/webgpu';
 
-export type Phase = { kind: 'loading'; stage: string; fraction: number } | { kind: 'ready'; info: LoadResult } | { kind: 'failed'; message: string };
+export type Phase = { kind: 'loading'; stage: string; fraction: number; file?: FileProgress } | { kind: 'ready'; info: LoadResult } | { kind: 'failed'; message: string };
 
 export type WorkerNote = { kind: 'restarted' | 'failed'; reason: string };
 
 /** What a finished load leaves for the tabs. */
 export interface LoadedModel {
+  /** The model choice (lib/state/modelChoice.ts) this load was for. */
   id: string;
   info: LoadResult;
   vocab: Vocab;
   generationConfig: unknown | null;
+  /** The runtime the user asked for. */
+  asked: ProviderChoice;
+  /** True when auto chose WASM because the browser gave no WebGPU adapter. */
+  noAdapter: boolean;
 }
 
-type LoadProgress = { stage: string; fraction: number };
+type LoadProgress = { stage: string; fraction: number; file?: FileProgress };
 
 const STARTING: LoadProgress = { stage: 'downloading', fraction: 0 };
+
+export interface EngineOptions {
+  provider: ProviderChoice;
+  /** Where `hub:` models come from. */
+  hubEndpoint: string;
+}
 
 export interface Engine {
   /** The worker's client; null before the first effect and after unmount. */
@@ -36,10 +56,33 @@ export interface Engine {
   epoch: number;
   /** Replaces a worker the client gave up on. */
   restart: () => void;
+  /** Loads the chosen model again (a folder picked again under the same name). */
+  reload: () => void;
 }
 
+/** What identifies one load: the choice, the runtime asked for, and where its files come from. */
+function loadKey(model: string, choice: ModelChoice | null, o: EngineOptions): string {
+  const from = choice?.kind === 'hub' ? o.hubEndpoint : choice?.kind === 'folder' ? String(registeredFolder(choice.label)?.generation ?? 0) : '';
+  return `${model}\u0000${o.provider}\u0000${from}`;
+}
+
+/** generation_config.json (sampling defaults) is small: the page reads it itself, from the cache when the worker already stored it. */
+async function readGenerationConfig(choice: ModelChoice, endpoint: string, signal: AbortSignal): Promise<unknown | null> {
+  try {
+    let text: string | null = null;
+    if (choice.kind === 'hub') text = await new HubFiles({ repo: choice.repo, revision: choice.revision, endpoint, cache: browserBlobCache() }).text('generation_config.json', signal);
+    else if (choice.kind === 'folder') text = (await registeredFolder(choice.label)?.entries.find((e) => e.path === 'generation_config.json')?.file.text()) ?? null;
+    return text === null ? null : JSON.parse(text);
+  } catch {
+    return null; // optional: sampling falls back to the app's defaults
+  }
+}
+
+/** Callers that pass no options (lessons, second-model views) keep WASM: the same runtime as the results they show. */
+const DEFAULT_OPTIONS: EngineOptions = { provider: 'wasm', hubEndpoint: DEFAULT_ENDPOINT };
+
 /** `model` null: settings are not read yet, so nothing loads (a reload must not load the default first). */
-export function useEngine(model: string | null): Engine {
+export function useEngine(model: string | null, options: EngineOptions = DEFAULT_OPTIONS): Engine {
   const client = useRef<EngineClient | null>(null);
   const [workerNote, setWorkerNote] = useState<WorkerNote | null>(null);
   const [epoch, setEpoch] = useState(0);
@@ -62,17 +105,41 @@ export function useEngine(model: string | null): Engine {
     };
   }, []);
 
-  // The first half of the bar is the download, the second the worker's load stages.
-  const load = useEngineTask<LoadedModel, LoadProgress>(model, async ({ signal, progress }) => {
+  const choice = model === null ? null : parseModelChoice(model);
+  const key = model === null ? null : loadKey(model, choice, options);
+  const { provider: asked, hubEndpoint } = options;
+
+  const load = useEngineTask<LoadedModel, LoadProgress>(key, async ({ signal, progress }) => {
     const c = client.current;
-    const card = EMBEDDED_MODELS.find((m) => m.id === model);
-    if (!c || !card) throw new Error(`cannot load ${model}`);
+    if (!c || !choice || model === null) throw new Error(`cannot load ${model}: not an embedded model, a Hub repository or an open folder`);
     progress(STARTING);
-    const files = await fetchModel(card.path, (u) => fetch(u, { signal }), (f) => progress({ stage: 'downloading', fraction: 0.5 * f }));
-    const threads = Math.min(4, navigator.hardwareConcurrency || 1);
-    const params = { config: files.config, shards: files.shards, tokenizer: files.tokenizer, tokenizerConfig: files.tokenizerConfig, provider: 'wasm', numThreads: threads } as LoadParams;
-    const info = await c.load(params, { signal, onProgress: (stage, fraction) => progress({ stage, fraction: 0.5 + 0.5 * fraction }) });
-    return { id: card.id, info, vocab: readVocab(files.tokenizer), generationConfig: files.generationConfig };
+    const { adapter } = await probeWebGpu();
+    const provider = resolveProvider(asked, adapter !== null);
+    const noAdapter = asked === 'auto' && adapter === null;
+    const numThreads = Math.min(4, navigator.hardwareConcurrency || 1);
+    const done = (info: LoadResult, vocab: Vocab, generationConfig: unknown | null): LoadedModel => ({ id: model, info, vocab, generationConfig, asked, noAdapter });
+
+    if (choice.kind === 'embedded') {
+      const card = EMBEDDED_MODELS.find((m) => m.id === choice.id)!;
+      // The first half of the bar is the download, the second the worker's load stages.
+      const files = await fetchModel(card.path, (u) => fetch(u, { signal }), (f) => progress({ stage: 'downloading', fraction: 0.5 * f }));
+      const params: LoadParams = { config: files.config, shards: files.shards, tokenizer: files.tokenizer as object, tokenizerConfig: files.tokenizerConfig as object, provider, numThreads };
+      const info = await c.load(params, { signal, onProgress: (stage, fraction) => progress({ stage, fraction: 0.5 + 0.5 * fraction }) });
+      return done(info, readVocab(files.tokenizer), files.generationConfig);
+    }
+
+    let source: LoadParams['source'];
+    if (choice.kind === 'hub') source = { kind: 'hub', endpoint: hubEndpoint, repo: choice.repo, revision: choice.revision };
+    else {
+      const folder = registeredFolder(choice.label);
+      // After a reload the store already fell back; this is a folder dropped from the registry some other way.
+      if (!folder) throw new Error(`the folder ${choice.label} is no longer open in this page; open it again from "Open a model…"`);
+      source = { kind: 'files', label: choice.label, files: workerFiles(folder) };
+    }
+    // The worker reports the whole load (downloads first, then its stages) as one fraction.
+    const info = await c.load({ config: '', shards: [], source, provider, numThreads }, { signal, onProgress: (stage, fraction, file) => progress({ stage, fraction, file }) });
+    if (!info.tokenizer) throw new Error(`${model}: the engine returned no tokenizer.json for the token labels`);
+    return done(info, readVocab(info.tokenizer), await readGenerationConfig(choice, hubEndpoint, signal));
   });
 
   // Loading comes first: the previous model's value stays in `loaded` while the next one loads.
@@ -80,7 +147,7 @@ export function useEngine(model: string | null): Engine {
     ? { kind: 'loading', ...(load.progress ?? STARTING) }
     : load.error !== null
       ? { kind: 'failed', message: load.error }
-      : load.value && load.valueKey === model
+      : load.value && load.valueKey === key
         ? { kind: 'ready', info: load.value.info }
         : { kind: 'loading', ...STARTING };
 
@@ -89,5 +156,5 @@ export function useEngine(model: string | null): Engine {
     setWorkerNote(null);
     setEpoch((n) => n + 1);
   };
-  return { client: client.current, phase, loaded: load.value, workerNote, epoch, restart };
+  return { client: client.current, phase, loaded: load.value, workerNote, epoch, restart, reload: load.rerun };
 }

@@ -27,7 +27,7 @@ import { checkContext } from '../prompt/request';
 import { createTokenizer, type Tokenizer } from '../prompt/tokenizer';
 import { getScenario, SCENARIOS, ScenarioError, type Scenario } from '../scenarios/index';
 import { intFlag, onlyFlags, str, type Args } from './args';
-import { CliError, modelSampling, readModelDir } from './modelDir';
+import { CliError, modelSampling, openModelArg } from './modelDir';
 import { nodeOrt } from './ort';
 
 /** The embedded model, found from this file so that the default works from any working directory. */
@@ -130,7 +130,7 @@ export async function ab(args: Args): Promise<{ text: string; json: unknown; cod
   }
   const seeds = intFlag(args, 'seeds', 5, 0);
   const maxNewTokens = intFlag(args, 'max-new-tokens', 48, 1);
-  const model = readModelDir(str(args, 'model') ?? DEFAULT_AB_MODEL);
+  const model = await openModelArg(str(args, 'model') ?? DEFAULT_AB_MODEL);
   if (!model.tokenizerJson || !model.tokenizerConfig) throw new CliError(`${model.dir}: needs tokenizer.json and tokenizer_config.json`);
   const sampling = modelSampling(model);
   const c = model.checkpoint.config;

@@ -10,11 +10,18 @@ import { checkContext, formatError, validateRequest } from '../prompt/request';
 import { createTokenizer } from '../prompt/tokenizer';
 import { parseScenarioRef, SCENARIO_IDS, ScenarioError, scenarioRequest } from '../scenarios/index';
 import { intFlag, onlyFlags, required, str, type Args } from './args';
-import { CliError, readModelDir } from './modelDir';
+import { CliError, openModelArg } from './modelDir';
 import { nodeOrt } from './ort';
 
 /** Query rows per engine call: long prompts run as chunked extensions so attention memory stays bounded. */
 const CHUNK = 256;
+/** At most this many bytes of per-head attention per call (all layers); large models get smaller chunks. */
+const ATTENTION_BYTES_PER_CALL = 128 * 2 ** 20;
+
+/** Rows per call so that layers × heads × rows × tokens float32 values stay within ATTENTION_BYTES_PER_CALL. */
+export function chunkRows(layers: number, heads: number, tokens: number): number {
+  return Math.max(16, Math.min(CHUNK, Math.floor(ATTENTION_BYTES_PER_CALL / (4 * layers * heads * Math.max(1, tokens)))));
+}
 
 function bool(args: Args, name: string, fallback: boolean): boolean {
   const v = str(args, name);
@@ -64,7 +71,7 @@ export async function analyze(args: Args): Promise<{ text: string; json: unknown
     const more = validated.errors.length > 1 ? ` (and ${validated.errors.length - 1} more)` : '';
     throw new CliError(`${path}: ${formatError(validated.errors[0]!)}${more}`);
   }
-  const model = readModelDir(required(args, 'model'));
+  const model = await openModelArg(required(args, 'model'));
   if (!model.tokenizerJson || !model.tokenizerConfig) throw new CliError(`${model.dir}: needs tokenizer.json and tokenizer_config.json`);
   const c = model.checkpoint.config;
   const tok = createTokenizer(model.tokenizerJson, model.tokenizerConfig);
@@ -77,12 +84,15 @@ export async function analyze(args: Args): Promise<{ text: string; json: unknown
   const topN = intFlag(args, 'top', 10, 1);
 
   const ort = nodeOrt(args.flags.has('threads') ? intFlag(args, 'threads', 1, 1) : undefined);
-  const engine = await EngineSession.create(ort, model.checkpoint, { graph: { logits: 'last', attention: 'full', presentKv: true } });
+  // Per-head attention of every layer (the sink table names the strongest head); each layer's output is taken
+  // inside that layer so that the probabilities of all layers are never alive at once.
+  const engine = await EngineSession.create(ort, model.checkpoint, { graph: { logits: 'last', attention: 'full', presentKv: true, attentionInLayer: true } });
+  const rowsPerCall = chunkRows(c.numLayers, c.numHeads, prompt.ids.length);
   const sinks = Array.from({ length: c.numLayers }, () => new SinkAccumulator(0, minQuery));
   const received = Array.from({ length: c.numLayers }, () => new ReceivedAccumulator(minQuery));
   let runMs = 0;
-  for (let start = 0; start < prompt.ids.length; start += CHUNK) {
-    const r = start === 0 ? await engine.prefill(prompt.ids.slice(0, CHUNK)) : await engine.extend(prompt.ids.slice(start, start + CHUNK));
+  for (let start = 0; start < prompt.ids.length; start += rowsPerCall) {
+    const r = start === 0 ? await engine.prefill(prompt.ids.slice(0, rowsPerCall)) : await engine.extend(prompt.ids.slice(start, start + rowsPerCall));
     runMs += r.ms;
     r.attention.forEach((a, l) => {
       const la = layerAttention(a, r.rows);

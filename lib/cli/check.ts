@@ -9,7 +9,7 @@ import { referenceForward } from '../model/reference';
 import { parseSafetensors, readFloat32 } from '../model/safetensors';
 import { gaussian } from '../model/randomCheckpoint';
 import { intFlag, onlyFlags, required, str, type Args } from './args';
-import { readModelDir } from './modelDir';
+import { openModelArg } from './modelDir';
 import { nodeOrt } from './ort';
 
 export const CHECK_TOLERANCE = 1e-4;
@@ -32,7 +32,7 @@ interface GoldenCase {
 
 export async function check(args: Args): Promise<{ text: string; json: unknown; code: number }> {
   onlyFlags(args, ['model', 'golden', 'tokens', 'json', 'threads']);
-  const model = readModelDir(required(args, 'model'));
+  const model = await openModelArg(required(args, 'model'));
   const c = model.checkpoint.config;
   const goldenDir = str(args, 'golden') ?? 'training/golden';
   const ort = nodeOrt(args.flags.has('threads') ? intFlag(args, 'threads', 1, 1) : undefined);

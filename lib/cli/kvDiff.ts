@@ -14,7 +14,7 @@ import { checkContext, formatError, validateRequest } from '../prompt/request';
 import { createTokenizer, type Tokenizer } from '../prompt/tokenizer';
 import { parseScenarioRef, ScenarioError, scenarioRequest } from '../scenarios/index';
 import { intFlag, onlyFlags, required, str, type Args } from './args';
-import { CliError, readModelDir } from './modelDir';
+import { CliError, openModelArg } from './modelDir';
 import { nodeOrt } from './ort';
 
 export const DEFAULT_TOL = 1e-6;
@@ -142,7 +142,7 @@ export async function kvDiff(args: Args): Promise<{ text: string; json: unknown;
   const mode = modeFlag as CompareMode;
   const tol = tolFlag(args);
 
-  const model = readModelDir(required(args, 'model'));
+  const model = await openModelArg(required(args, 'model'));
   if (!model.tokenizerJson || !model.tokenizerConfig) throw new CliError(`${model.dir}: needs tokenizer.json and tokenizer_config.json`);
   const c = model.checkpoint.config;
   const tok = createTokenizer(model.tokenizerJson, model.tokenizerConfig);

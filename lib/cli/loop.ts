@@ -19,7 +19,7 @@ import { getScenario, parseScenarioRef, scenarioRequest, ScenarioError } from '.
 import type { ChatMessage, ChatRequest } from '../scenarios/types';
 import { briefOutput } from './ab';
 import { intFlag, onlyFlags, str, type Args } from './args';
-import { CliError, modelSampling, readModelDir } from './modelDir';
+import { CliError, modelSampling, openModelArg } from './modelDir';
 import { nodeOrt } from './ort';
 
 export const DEFAULT_LOOP_MODEL = fileURLToPath(new URL('../../public/models/kvscope-tiny', import.meta.url));
@@ -100,7 +100,7 @@ export async function loop(args: Args): Promise<{ text: string; json: unknown; c
   if (samplingMode !== 'config' && samplingMode !== 'greedy') throw new CliError(`--sampling must be config or greedy (got ${samplingMode})`);
   const runlogPath = str(args, 'runlog');
 
-  const model = readModelDir(str(args, 'model') ?? DEFAULT_LOOP_MODEL);
+  const model = await openModelArg(str(args, 'model') ?? DEFAULT_LOOP_MODEL);
   if (!model.tokenizerJson || !model.tokenizerConfig) throw new CliError(`${model.dir}: needs tokenizer.json and tokenizer_config.json`);
   let sampling = modelSampling(model);
   if (samplingMode === 'greedy') sampling = { ...sampling, doSample: false };

@@ -38,7 +38,10 @@ usage:
 scenarios: ${SCENARIOS.map((s) => (s.variants ? `${s.id} (variants: ${s.variants.map((v) => v.id).join(', ')})` : s.id)).join(', ')}
 
 <dir> is a Hugging Face model folder (config.json, *.safetensors, tokenizer.json, tokenizer_config.json);
-the embedded models are public/models/kvscope-tiny and public/models/kvscope-tiny-sink.`;
+the embedded models are public/models/kvscope-tiny and public/models/kvscope-tiny-sink. It may also be a Hub
+repo id (org/name or org/name@revision, e.g. Qwen/Qwen3-0.6B): read from the Hugging Face cache
+($HF_HUB_CACHE, or $HF_HOME/hub, default ~/.cache/huggingface/hub) where huggingface_hub put it, and
+downloaded into that cache from $HF_ENDPOINT (default https://huggingface.co) unless HF_HUB_OFFLINE=1.`;
 
 type Command = (args: ReturnType<typeof parseArgs>) => Promise<{ text: string; json: unknown; code: number }>;
 
@@ -54,7 +57,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 /** Known user-facing error classes: their message is the whole story. */
-const USER_ERRORS = new Set(['CliError', 'ConfigError', 'SafetensorsError', 'EngineError', 'RequestError', 'PromptError']);
+const USER_ERRORS = new Set(['CliError', 'ConfigError', 'SafetensorsError', 'EngineError', 'RequestError', 'PromptError', 'ModelSourceError']);
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

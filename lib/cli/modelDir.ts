@@ -1,9 +1,12 @@
 // Reads a Hugging Face model folder (config.json, *.safetensors or a sharded index, tokenizer files) from
 // disk for the CLI. Node-only by design: the browser fetches the same files over HTTP instead.
 
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadCheckpoint, type Checkpoint } from '../model/checkpoint';
+import { checkpointOf, SafetensorsError, type Checkpoint } from '../model/checkpoint';
+import { lazySafetensors } from '../model/lazyBytes';
+import { progressLine, resolveModelArg } from './hfCache';
+import { ModelSourceError } from '../model/source/types';
 import { parseGenerationConfig, SamplingError, type SamplingSettings } from '../generate/sampling';
 
 export class CliError extends Error {
@@ -47,12 +50,31 @@ export function readModelDir(dir: string): ModelDir {
   if (!existsSync(cfg)) throw new CliError(`${dir}: no config.json (expected a Hugging Face model folder)`);
   const shards = shardNames(dir);
   if (shards.length === 0) throw new CliError(`${dir}: no .safetensors weights`);
-  const bytes = shards.map((s) => {
+  // Each shard is read tensor by tensor when the graph is built (lib/model/lazyBytes): a 1.2 GB checkpoint is
+  // never held whole in JS next to the runtime's copy of its weights.
+  const files = shards.map((s) => {
     const p = join(dir, s);
     if (!existsSync(p)) throw new CliError(`${dir}: shard ${s} listed in the index is missing`);
-    return new Uint8Array(readFileSync(p));
+    const fd = openSync(p, 'r');
+    const size = fstatSync(fd).size;
+    const read = (start: number, end: number): Uint8Array => {
+      const out = new Uint8Array(end - start);
+      let got = 0;
+      while (got < out.length) {
+        const n = readSync(fd, out, got, out.length - got, start + got);
+        if (n === 0) break;
+        got += n;
+      }
+      return got === out.length ? out : out.subarray(0, got);
+    };
+    try {
+      return lazySafetensors(read, size);
+    } catch (e) {
+      if (e instanceof SafetensorsError) throw new SafetensorsError(`${p}: ${e.message.replace(/^safetensors: /, '')}`);
+      throw e;
+    }
   });
-  const checkpoint = loadCheckpoint(readFileSync(cfg, 'utf8'), bytes);
+  const checkpoint = checkpointOf(readFileSync(cfg, 'utf8'), files);
   const opt = (name: string) => (existsSync(join(dir, name)) ? readJson(join(dir, name)) : undefined);
   return { dir, checkpoint, tokenizerJson: opt('tokenizer.json'), tokenizerConfig: opt('tokenizer_config.json'), generationConfig: opt('generation_config.json') };
 }
@@ -65,4 +87,22 @@ export function modelSampling(model: ModelDir): SamplingSettings {
     if (e instanceof SamplingError) throw new CliError(`${model.dir}: ${e.message}`);
     throw e;
   }
+}
+
+/**
+ * `--model <arg>`: a folder, or a Hub repo id read from the Hugging Face cache (downloaded into it unless
+ * HF_HUB_OFFLINE is set; HF_HOME, HF_HUB_CACHE and HF_ENDPOINT as huggingface_hub reads them). Progress to stderr.
+ */
+export async function openModelArg(arg: string): Promise<ModelDir> {
+  let dir: string;
+  try {
+    dir = await resolveModelArg(arg, process.env, (u, i) => fetch(u, i), {
+      onProgress: (p) => process.stderr.write(`\r${progressLine(p)}`),
+      log: (line) => process.stderr.write(`\n${line}\n`),
+    });
+  } catch (e) {
+    if (e instanceof ModelSourceError) throw new CliError(e.message);
+    throw e;
+  }
+  return readModelDir(dir);
 }

@@ -9,7 +9,7 @@ import { DEFAULT_SINK, DEFAULT_WINDOW, STRATEGIES, streamingExperiment, type Str
 import { EngineSession } from '../engine/session';
 import { createTokenizer, encodeText } from '../prompt/tokenizer';
 import { intFlag, onlyFlags, required, str, type Args } from './args';
-import { CliError, readModelDir } from './modelDir';
+import { CliError, openModelArg } from './modelDir';
 import { nodeOrt } from './ort';
 
 /** A held-out call-limit trajectory (2,349 tokens) rendered with the chat template; see docs/CONCEPTS.md. */
@@ -26,7 +26,7 @@ export async function streaming(args: Args): Promise<{ text: string; json: unkno
   const textPath = str(args, 'text') ?? DEFAULT_TEXT;
   if (!existsSync(textPath) || !statSync(textPath).isFile()) throw new CliError(`text file not found: ${textPath}`);
 
-  const model = readModelDir(required(args, 'model'));
+  const model = await openModelArg(required(args, 'model'));
   if (!model.tokenizerJson || !model.tokenizerConfig) throw new CliError(`${model.dir}: needs tokenizer.json and tokenizer_config.json`);
   const c = model.checkpoint.config;
   const tok = createTokenizer(model.tokenizerJson, model.tokenizerConfig);

@@ -1,6 +1,7 @@
 // The page side of the engine worker: promise-returning calls over lib/engine/protocol, and recovery from a
 // crashed worker (fail what was in flight, start a new one, reload the model, replay the cache). Sees only a WorkerLike: no DOM.
 
+import type { FileProgress } from '../model/source/types';
 import {
   chunkIds,
   truncateChunks,
@@ -41,12 +42,13 @@ export interface ClientOptions {
 export interface CallOptions {
   /** Aborting cancels the request (see `cancel`). */
   signal?: AbortSignal;
-  onProgress?: (stage: string, fraction: number) => void;
+  onProgress?: (stage: string, fraction: number, file?: FileProgress) => void;
 }
 
 export interface RunOptions extends CallOptions {
   attnRows?: number[];
   attention?: 'return' | 'keep';
+  headLayer?: number;
 }
 
 export interface ClientEvents {
@@ -83,7 +85,7 @@ interface Entry {
   params: object;
   resolve: (value: never) => void;
   reject: (error: EngineRequestError) => void;
-  onProgress?: (stage: string, fraction: number) => void;
+  onProgress?: (stage: string, fraction: number, file?: FileProgress) => void;
   sent: boolean;
 }
 
@@ -133,10 +135,10 @@ export class EngineClient {
     return this.call('load', params, opts);
   }
   prefill(ids: number[], opts: RunOptions = {}): Pending<RunResult> {
-    return this.call('prefill', { ids: [...ids], attnRows: opts.attnRows, attention: opts.attention }, opts);
+    return this.call('prefill', { ids: [...ids], attnRows: opts.attnRows, attention: opts.attention, headLayer: opts.headLayer }, opts);
   }
   extend(ids: number[], opts: RunOptions = {}): Pending<RunResult> {
-    return this.call('extend', { ids: [...ids], attnRows: opts.attnRows, attention: opts.attention }, opts);
+    return this.call('extend', { ids: [...ids], attnRows: opts.attnRows, attention: opts.attention, headLayer: opts.headLayer }, opts);
   }
   fork(length: number, opts?: CallOptions): Pending<{ length: number }> {
     return this.call('fork', { length }, opts);
@@ -275,7 +277,7 @@ export class EngineClient {
     const e = this.pending.get(msg.id);
     if (msg.kind === 'progress') {
       this.armWatchdog(); // a sign of life
-      e?.onProgress?.(msg.stage, msg.fraction);
+      e?.onProgress?.(msg.stage, msg.fraction, msg.file);
       this.emit('progress', msg);
       return;
     }

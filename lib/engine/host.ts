@@ -15,6 +15,7 @@ import {
   type ErrorCode,
   type ExecutionProvider,
   type LoadResult,
+  type ModelSourceSpec,
   type ProgressEvent,
   type RequestType,
   type RunResult,
@@ -22,6 +23,12 @@ import {
   type Tensor,
 } from './protocol';
 import { EngineError, EngineSession, type Ort } from './session';
+import type { FileProgress } from '../model/source/types';
+
+/** A file's share of the load bar: downloads fill [0, share) by bytes of the current file (the stage names it). */
+function fileFraction(f: FileProgress, share: number): number {
+  return f.total ? share * Math.min(1, f.loaded / f.total) : 0;
+}
 
 /** What a browser Worker's `self` and an adapted Node `parentPort` both offer. */
 export interface EnginePort {
@@ -51,7 +58,16 @@ export interface PromptHook<T> {
   build(tokenizer: T, request: unknown, options: unknown, ctx: { signal: AbortSignal }): unknown;
 }
 
+/** Reads a checkpoint named by a `source` (the browser worker passes lib/model/source's Hub and folder readers). */
+export type SourceOpener = (
+  spec: ModelSourceSpec,
+  onProgress: (file: FileProgress) => void,
+  signal: AbortSignal,
+) => Promise<{ config: string; shards: Uint8Array[]; tokenizer?: object; tokenizerConfig?: object }>;
+
 export interface HostOptions<T = unknown> {
+  /** Loads from `source` specs; without it a load with a source answers 'unsupported'. */
+  openSource?: SourceOpener;
   /** The onnxruntime-web module, or a loader that picks one per load (the browser worker imports the wasm or webgpu bundle). */
   ort: Ort | OrtLoader;
   /** The prompt builder (lib/engine/promptHook.ts in the browser worker); without it `prompt` answers 'unsupported'. */
@@ -150,9 +166,21 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
     progress('loading runtime', 0);
     const provider = req.provider ?? 'wasm';
     const ort = await getOrt({ provider, numThreads: req.numThreads, wasmPaths: req.wasmPaths });
-    progress('reading checkpoint', 0.05);
-    const ckpt = loadCheckpoint(req.config, req.shards.map((b) => (b instanceof Uint8Array ? b : new Uint8Array(b))));
-    const s = await EngineSession.create(ort, ckpt, { graph: req.graph, executionProvider: provider, onProgress: (stage, f) => progress(stage, 0.1 + 0.9 * f) });
+    let config = req.config;
+    let shards = req.shards.map((b) => (b instanceof Uint8Array ? b : new Uint8Array(b)));
+    let tokenizerFiles: TokenizerFiles = { tokenizer: req.tokenizer, tokenizerConfig: req.tokenizerConfig };
+    // Downloads are most of a large model's load: they get the first 60 % of the bar.
+    const share = req.source ? 0.6 : 0.05;
+    if (req.source) {
+      if (!options.openSource) throw new HostFailure('unsupported', 'this engine host cannot read model sources');
+      const read = await options.openSource(req.source, (file) => port.postMessage({ kind: 'progress', id: req.id, stage: 'downloading', fraction: fileFraction(file, share), file } satisfies ProgressEvent, []), run.abort.signal);
+      config = read.config;
+      shards = read.shards;
+      tokenizerFiles = { tokenizer: read.tokenizer, tokenizerConfig: read.tokenizerConfig };
+    }
+    progress('reading checkpoint', share);
+    const ckpt = loadCheckpoint(config, shards);
+    const s = await EngineSession.create(ort, ckpt, { graph: req.graph, executionProvider: provider, onProgress: (stage, f) => progress(stage, share + (1 - share) * f) });
     const result: LoadResult = {
       provider: s.provider,
       config: s.config,
@@ -160,7 +188,9 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
       weightType: s.weightType,
       buildMs: s.buildMs,
       numThreads: ort.env.wasm.numThreads ?? 0,
-      hasTokenizer: req.tokenizer !== undefined,
+      hasTokenizer: tokenizerFiles.tokenizer !== undefined,
+      ...(s.providerNote ? { providerNote: s.providerNote } : {}),
+      ...(req.source ? { tokenizer: tokenizerFiles.tokenizer, tokenizerConfig: tokenizerFiles.tokenizerConfig } : {}),
     };
     if (run.cancelled) {
       await s.dispose(); // a cancelled load leaves no model, as a failed one does
@@ -168,14 +198,14 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
     }
     session = s;
     source = { ort, ckpt, provider: s.provider };
-    files = { tokenizer: req.tokenizer, tokenizerConfig: req.tokenizerConfig };
+    files = tokenizerFiles;
     run.applied = true;
     return result;
   }
 
   async function runIds(req: EngineRequest<'prefill'> | EngineRequest<'extend'>, run: Running): Promise<RunResult> {
     const s = need();
-    const r = req.type === 'prefill' ? await s.prefill(req.ids, req.attnRows) : await s.extend(req.ids, req.attnRows);
+    const r = req.type === 'prefill' ? await s.prefill(req.ids, req.attnRows, req.headLayer) : await s.extend(req.ids, req.attnRows, req.headLayer);
     run.applied = true;
     const keep = req.attention === 'keep' && r.attention.length > 0;
     kept = keep ? { tensors: r.attention, rows: r.rows } : undefined;
@@ -200,7 +230,10 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
         if (c.keep === 0) continue;
         await s.extend(c.ids); // the whole chunk, as it first ran: same shapes, same bits
         total += c.keep;
-        if (s.length !== total) s.fork(total);
+        if (s.length !== total) {
+          await s.syncCache();
+          s.fork(total);
+        }
       }
     } catch (e) {
       s.fork(0); // never leave half a history behind
@@ -252,7 +285,8 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
     if (!streamSession) {
       progress('building', 0);
       const t0 = performance.now();
-      streamSession = EngineSession.create(src.ort, src.ckpt, { graph: { logits: 'all', attention: 'none', presentKv: true }, executionProvider: src.provider });
+      // Evicts between steps, which reads the cache: kept in JS (residentKv off).
+      streamSession = EngineSession.create(src.ort, src.ckpt, { graph: { logits: 'all', attention: 'none', presentKv: true }, executionProvider: src.provider, residentKv: false });
       streamSession.catch(() => (streamSession = undefined)); // a failed build is tried again next time
       await streamSession;
       buildMs = performance.now() - t0;
@@ -298,12 +332,14 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
       case 'extend':
         return runIds(req, run);
       case 'fork':
+        if (req.length !== 0 && req.length !== need().length) await need().syncCache();
         need().fork(req.length);
         run.applied = true;
         return { length: need().length };
       case 'replay':
         return replay(req, run);
       case 'readKv':
+        await need().syncCache();
         return { layer: req.layer, ...need().kv(req.layer) };
       case 'readAttention':
         return readAttention(req);

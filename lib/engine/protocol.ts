@@ -1,6 +1,8 @@
 // The messages between the page and the engine worker: typed requests, responses that carry errors as
 // values, load progress, request checking and the transfer lists for tensors. Types and pure helpers only: no ORT, no DOM.
 
+import type { WeightType } from '../model/graph';
+import type { FileProgress } from '../model/source/types';
 import type { StreamingResult } from '../analysis/streaming';
 import type { ModelConfig } from '../model/config';
 import type { GraphOptions } from '../model/graph';
@@ -17,11 +19,21 @@ export interface Chunk {
   keep: number;
 }
 
+/**
+ * A checkpoint the worker reads itself (lib/model/source), so that large weights never cross postMessage:
+ * a Hub repo through the browser's model cache, or files the user picked or dropped (File objects clone cheaply).
+ */
+export type ModelSourceSpec =
+  | { kind: 'hub'; endpoint: string; repo: string; revision: string }
+  | { kind: 'files'; label: string; files: unknown[] };
+
 export interface LoadParams {
-  /** config.json text. */
+  /** config.json text ('' with `source`). */
   config: string;
-  /** Every *.safetensors shard. Cloned, not transferred: the client keeps them to reload after a crash. */
+  /** Every *.safetensors shard ([] with `source`). Cloned, not transferred: the client keeps them to reload after a crash. */
   shards: Bytes[];
+  /** Read config, shards and tokenizer from here instead (the worker's host needs an `openSource`). */
+  source?: ModelSourceSpec;
   /** tokenizer.json and tokenizer_config.json, parsed; only the `prompt` request uses them. */
   tokenizer?: object;
   tokenizerConfig?: object;
@@ -38,11 +50,16 @@ export interface LoadResult {
   provider: ExecutionProvider;
   config: ModelConfig;
   graph: GraphOptions;
-  weightType: 'float32' | 'float16';
+  weightType: WeightType;
   buildMs: number;
   /** ort.env.wasm.numThreads after the load (0 means ORT's own default). */
   numThreads: number;
   hasTokenizer: boolean;
+  /** Why the session is not on the provider asked for (e.g. no WebGPU adapter), if it is not. */
+  providerNote?: string;
+  /** With a `source`: the tokenizer files read there, for the page's token labels (small next to the weights). */
+  tokenizer?: object;
+  tokenizerConfig?: object;
 }
 
 export interface RunParams {
@@ -51,6 +68,8 @@ export interface RunParams {
   attnRows?: number[];
   /** 'return' (default): attention travels with the result; 'keep': it stays in the worker for `readAttention`. */
   attention?: 'return' | 'keep';
+  /** Graphs with headLayerInput (the large-model plan): the layer returned per head (default: the last). */
+  headLayer?: number;
 }
 
 /** The session's result as it crosses the worker boundary; `attention` is empty when it was kept in the worker. */
@@ -149,6 +168,8 @@ export interface ProgressEvent {
   id: number;
   stage: string;
   fraction: number;
+  /** While a load reads a source: the file being read, its bytes, rate and time left. */
+  file?: FileProgress;
 }
 
 export type WorkerMessage = EngineResponse | ProgressEvent;
@@ -194,8 +215,15 @@ export function checkRequest(raw: unknown): Checked {
   if (typeof type !== 'string' || !(REQUEST_TYPES as readonly string[]).includes(type)) return bad(`unknown request type ${JSON.stringify(type)}`);
   switch (type as RequestType) {
     case 'load':
-      if (typeof r.config !== 'string') return bad('load: config must be the config.json text');
-      if (!Array.isArray(r.shards) || r.shards.length === 0 || !r.shards.every(isBytes)) return bad('load: shards must be a non-empty list of ArrayBuffer / Uint8Array');
+      if (r.source !== undefined) {
+        const src = r.source as Record<string, unknown> | null;
+        const hub = src?.kind === 'hub' && typeof src.endpoint === 'string' && typeof src.repo === 'string' && typeof src.revision === 'string';
+        const files = src?.kind === 'files' && typeof src.label === 'string' && Array.isArray(src.files) && src.files.length > 0;
+        if (!hub && !files) return bad('load: source must be {kind: "hub", endpoint, repo, revision} or {kind: "files", label, files}');
+      } else {
+        if (typeof r.config !== 'string') return bad('load: config must be the config.json text');
+        if (!Array.isArray(r.shards) || r.shards.length === 0 || !r.shards.every(isBytes)) return bad('load: shards must be a non-empty list of ArrayBuffer / Uint8Array');
+      }
       if (r.provider !== undefined && r.provider !== 'wasm' && r.provider !== 'webgpu') return bad(`load: unknown provider ${JSON.stringify(r.provider)}`);
       if (r.numThreads !== undefined && !(isInt(r.numThreads) && r.numThreads >= 0)) return bad('load: numThreads must be an integer ≥ 0');
       break;
@@ -203,6 +231,7 @@ export function checkRequest(raw: unknown): Checked {
     case 'extend':
       if (!isIntArray(r.ids)) return bad(`${type}: ids must be a list of integers`);
       if (r.attnRows !== undefined && !isIntArray(r.attnRows)) return bad(`${type}: attnRows must be a list of integers`);
+      if (r.headLayer !== undefined && !(isInt(r.headLayer) && r.headLayer >= 0)) return bad(`${type}: headLayer must be an integer ≥ 0`);
       if (r.attention !== undefined && r.attention !== 'return' && r.attention !== 'keep') return bad(`${type}: attention must be 'return' or 'keep'`);
       break;
     case 'fork':

@@ -5,7 +5,7 @@
 import type * as OrtModule from 'onnxruntime-web';
 import type { Checkpoint } from '../model/checkpoint';
 import type { ModelConfig } from '../model/config';
-import { buildGraph, externalDataBytes, io, type GraphOptions } from '../model/graph';
+import { autoWeightType, buildGraph, float32WeightBytes, io, LARGE_MODEL_FP32_BYTES, type ExternalData, type GraphOptions, type WeightType } from '../model/graph';
 import type { Tensor } from '../tensor';
 
 export type Ort = typeof OrtModule;
@@ -21,6 +21,12 @@ export interface EngineOptions {
   onProgress?: (stage: string, fraction: number) => void;
   /** Extra onnxruntime-web session options, merged over the engine's own (benchmarks, experiments). */
   sessionOptions?: OrtModule.InferenceSession.SessionOptions;
+  /**
+   * Keep the K/V cache in the runtime's own tensors between calls (default: on WebGPU). On WebGPU the present
+   * K/V outputs stay in GPU buffers and are fed back as the next call's past, instead of a copy to JS and back
+   * per step. `fork`, `evict` and `kv` then need `await syncCache()` first (the host does this).
+   */
+  residentKv?: boolean;
 }
 
 /**
@@ -29,10 +35,11 @@ export interface EngineOptions {
  * FuseFp16InitializerToFp32NodeTransformer does the same. Both double the weights' memory; for a
  * Qwen3-0.6B-shaped model that ends in `std::bad_alloc` inside the 4 GiB WASM heap (bench/results.json).
  */
-function sessionOptions(weightType: 'float32' | 'float16', ep: ExecutionProvider, extra?: OrtModule.InferenceSession.SessionOptions): OrtModule.InferenceSession.SessionOptions {
-  const fp16 = weightType === 'float16';
+function sessionOptions(weightType: WeightType, ep: ExecutionProvider, extra?: OrtModule.InferenceSession.SessionOptions, gpuOutputs: string[] = []): OrtModule.InferenceSession.SessionOptions {
+  const fp16 = weightType !== 'float32';
   return {
     executionProviders: [ep],
+    ...(ep === 'webgpu' && gpuOutputs.length ? { preferredOutputLocation: Object.fromEntries(gpuOutputs.map((n) => [n, 'gpu-buffer' as const])) } : {}),
     graphOptimizationLevel: 'all',
     // the fold limit logs one warning per weight it leaves alone
     logSeverityLevel: fp16 ? 3 : 2,
@@ -41,6 +48,42 @@ function sessionOptions(weightType: 'float32' | 'float16', ep: ExecutionProvider
       : {}),
     ...extra,
   };
+}
+
+/**
+ * The graph options the engine uses for a model above LARGE_MODEL_FP32_BYTES of float32 weights, unless the
+ * caller sets them (docs/MODELS.md, "Memory plan"): 16-bit weights cast to float32 layer by layer, the LM head in
+ * vocabulary chunks, weights as external data, each layer's attention reduced inside that layer, every layer's
+ * head-mean map plus one layer's per-head maps (`attn_layer`), and logits of the last position only. WebGPU gets
+ * float16 weights: its kernels have no bfloat16 Cast.
+ */
+export function largeModelPlan(ckpt: Checkpoint, provider: ExecutionProvider): Partial<GraphOptions> {
+  if (float32WeightBytes(ckpt.config) <= LARGE_MODEL_FP32_BYTES) return {};
+  const weights = provider === 'webgpu' ? 'float16' : autoWeightType(ckpt);
+  return { weights, castOnDemand: true, lmHeadChunks: 8, externalData: true, attentionInLayer: true, attention: 'mean', headLayerInput: true, logits: 'last' };
+}
+
+/**
+ * The external-data "file" as onnxruntime-web reads it: it only ever asks for `subarray(offset, offset + length)`
+ * of one weight at a time, so each weight's bytes are produced then (a view of the shard, or a converted copy)
+ * and dropped once ORT has copied them, instead of assembling a second copy of every weight in JS
+ * (docs/BENCHMARKS.md (c), memory finding 4).
+ */
+export class StreamedExternalData extends Uint8Array {
+  private readonly segs = new Map<number, ExternalData['segments'][number]>();
+  constructor(e: ExternalData) {
+    super(0);
+    for (const s of e.segments) this.segs.set(s.offset, s);
+    Object.defineProperty(this, 'byteLength', { value: e.total });
+    Object.defineProperty(this, 'length', { value: e.total });
+  }
+  override subarray(begin = 0, end?: number): Uint8Array<ArrayBuffer> {
+    const s = this.segs.get(begin);
+    if (!s || end !== begin + s.length) throw new EngineError(`external data: no weight at bytes [${begin}, ${end})`);
+    const b = s.bytes();
+    if (b.length !== s.length) throw new EngineError(`external data: ${s.name} has ${b.length} bytes, expected ${s.length}`);
+    return b as Uint8Array<ArrayBuffer>;
+  }
 }
 
 export interface RunResult {
@@ -101,13 +144,16 @@ export class EngineSession {
   readonly config: ModelConfig;
   readonly options: GraphOptions;
   readonly provider: ExecutionProvider;
-  readonly weightType: 'float32' | 'float16';
+  readonly weightType: WeightType;
   readonly buildMs: number;
   /** Why the preferred provider was not used (e.g. no WebGPU adapter), if it was not. */
   providerNote?: string;
   private session: OrtModule.InferenceSession;
   private ort: Ort;
   private cache: LayerCache[];
+  /** With residentKv: the cache as the runtime's tensors (GPU buffers on WebGPU); null when `cache` holds it. */
+  private resident: { k: OrtModule.Tensor; v: OrtModule.Tensor }[] | null = null;
+  residentKv = false;
   private _ids: number[] = [];
   /** The absolute (RoPE) position of each cache entry: 0…length−1 until an evict leaves gaps. */
   private _positions: number[] = [];
@@ -115,7 +161,7 @@ export class EngineSession {
   private _next = 0;
   private busy = false;
 
-  private constructor(ort: Ort, session: OrtModule.InferenceSession, config: ModelConfig, options: GraphOptions, provider: ExecutionProvider, weightType: 'float32' | 'float16', buildMs: number) {
+  private constructor(ort: Ort, session: OrtModule.InferenceSession, config: ModelConfig, options: GraphOptions, provider: ExecutionProvider, weightType: WeightType, buildMs: number) {
     this.ort = ort;
     this.session = session;
     this.config = config;
@@ -129,20 +175,24 @@ export class EngineSession {
   static async create(ort: Ort, ckpt: Checkpoint, opts: EngineOptions = {}): Promise<EngineSession> {
     const t0 = performance.now();
     opts.onProgress?.('building graph', 0.1);
-    const built = buildGraph(ckpt, opts.graph);
-    // Weights as external data: one buffer in the graph's offsets, read by ORT while it creates the session.
+    const want = opts.executionProvider ?? 'wasm';
+    const graph = { ...largeModelPlan(ckpt, want), ...opts.graph };
+    // A plan's per-head maps of one layer go with reduced maps only ('full' has every head already; 'none' has no attention).
+    if (opts.graph?.headLayerInput === undefined && graph.attention !== 'mean' && graph.attention !== 'max') graph.headLayerInput = false;
+    const built = buildGraph(ckpt, graph);
+    // Weights as external data, handed to ORT one weight at a time (see StreamedExternalData).
     const extra: OrtModule.InferenceSession.SessionOptions = {
-      ...(built.external ? { externalData: [{ path: built.external.location, data: externalDataBytes(built.external) }] } : {}),
+      ...(built.external ? { externalData: [{ path: built.external.location, data: new StreamedExternalData(built.external) }] } : {}),
       ...opts.sessionOptions,
     };
     opts.onProgress?.('compiling graph', 0.5);
-    const want = opts.executionProvider ?? 'wasm';
     let session: OrtModule.InferenceSession | undefined;
     let provider: ExecutionProvider = 'wasm';
     let note: string | undefined;
     if (want === 'webgpu') {
       try {
-        session = await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'webgpu', extra));
+        const kvOutputs = (opts.residentKv ?? true) && built.options.presentKv ? built.outputNames.filter((n) => n.startsWith('present_')) : [];
+        session = await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'webgpu', extra, kvOutputs));
         provider = 'webgpu';
       } catch (e) {
         // No adapter or an unsupported kernel: fall back to WASM and keep the reason for the UI.
@@ -153,6 +203,7 @@ export class EngineSession {
     opts.onProgress?.('ready', 1);
     const engine = new EngineSession(ort, session, ckpt.config, built.options, provider, built.weightType, performance.now() - t0);
     engine.providerNote = note;
+    engine.residentKv = built.options.presentKv && (opts.residentKv ?? provider === 'webgpu');
     return engine;
   }
 
@@ -177,19 +228,27 @@ export class EngineSession {
   }
 
   /** Runs `ids` from an empty cache. Bad input is refused before the cache is touched. */
-  async prefill(ids: number[], attnRows?: number[]): Promise<RunResult> {
-    return this.run(ids, attnRows, true);
+  async prefill(ids: number[], attnRows?: number[], headLayer?: number): Promise<RunResult> {
+    return this.run(ids, attnRows, true, headLayer);
   }
 
   /**
    * Appends `ids` (one token or a chunk) after the cached tokens, reusing the cache.
    * `attnRows` (absolute positions, only for graphs built with attentionRows 'input') picks query rows.
    */
-  async extend(ids: number[], attnRows?: number[]): Promise<RunResult> {
-    return this.run(ids, attnRows, false);
+  async extend(ids: number[], attnRows?: number[], headLayer?: number): Promise<RunResult> {
+    return this.run(ids, attnRows, false, headLayer);
   }
 
-  private async run(ids: number[], attnRows: number[] | undefined, fromScratch: boolean): Promise<RunResult> {
+  /**
+   * The layer whose per-head maps a graph built with `headLayerInput` returns when the caller names none: the
+   * last, where pretrained models' first-token sinks are strongest (docs/CONCEPTS.md, sink score).
+   */
+  get defaultHeadLayer(): number {
+    return this.config.numLayers - 1;
+  }
+
+  private async run(ids: number[], attnRows: number[] | undefined, fromScratch: boolean, headLayer?: number): Promise<RunResult> {
     if (this.busy) throw new EngineError('engine is busy with another call');
     if (ids.length === 0) throw new EngineError('nothing to run: no tokens given');
     const c = this.config;
@@ -223,9 +282,15 @@ export class EngineSession {
       rows = want;
       feeds[io.attnRows] = new ort.Tensor('int64', BigInt64Array.from(want.map((r) => BigInt(r - start))), [want.length]);
     }
+    if (this.options.headLayerInput) {
+      const hl = headLayer ?? this.defaultHeadLayer;
+      if (!Number.isInteger(hl) || hl < 0 || hl >= c.numLayers) throw new EngineError(`no layer ${hl} for per-head maps (the model has ${c.numLayers})`);
+      feeds[io.attnLayer] = new ort.Tensor('int64', BigInt64Array.from([BigInt(hl)]), [1]);
+    }
+    const resident = this.resident;
     for (let l = 0; l < c.numLayers; l++) {
-      feeds[io.pastKey(l)] = new ort.Tensor('float32', this.cache[l]!.k, [c.numKvHeads, past, c.headDim]);
-      feeds[io.pastValue(l)] = new ort.Tensor('float32', this.cache[l]!.v, [c.numKvHeads, past, c.headDim]);
+      feeds[io.pastKey(l)] = resident ? resident[l]!.k : new ort.Tensor('float32', this.cache[l]!.k, [c.numKvHeads, past, c.headDim]);
+      feeds[io.pastValue(l)] = resident ? resident[l]!.v : new ort.Tensor('float32', this.cache[l]!.v, [c.numKvHeads, past, c.headDim]);
     }
     this.busy = true;
     const t0 = performance.now();
@@ -242,19 +307,69 @@ export class EngineSession {
       return { data: t.data as Float32Array, dims: [...t.dims] };
     };
     if (this.options.presentKv) {
-      for (let l = 0; l < c.numLayers; l++) this.cache[l] = { k: get(io.presentKey(l)).data, v: get(io.presentValue(l)).data };
+      if (this.residentKv) {
+        // The outputs become the cache as they are (on WebGPU: GPU buffers); the previous ones are released.
+        this.resident = Array.from({ length: c.numLayers }, (_, l) => ({ k: out[io.presentKey(l)]!, v: out[io.presentValue(l)]! }));
+        resident?.forEach((r) => (r.k.dispose(), r.v.dispose()));
+      } else for (let l = 0; l < c.numLayers; l++) this.cache[l] = { k: get(io.presentKey(l)).data, v: get(io.presentValue(l)).data };
       this._ids = [...this._ids, ...ids];
       this._positions = [...this._positions, ...ids.map((_, i) => start + i)];
       this._next = start + T;
     }
-    const attention = this.options.attention === 'none' ? [] : Array.from({ length: c.numLayers }, (_, l) => get(io.attn(l)));
+    // With headLayerInput, one layer comes back per head ([heads, rows, keys]) and the others reduced ([rows, keys]).
+    const layerAttention = (l: number): Tensor => {
+      if (this.options.headLayerInput) {
+        const h = get(io.attnHeads(l));
+        if (h.dims[0]) return h;
+      }
+      return get(io.attn(l));
+    };
+    const attention = this.options.attention === 'none' ? [] : Array.from({ length: c.numLayers }, (_, l) => layerAttention(l));
     return { logits: this.options.logits === 'none' ? undefined : get(io.logits), attention, rows, pastLength: past, length: this._ids.length, ms };
+  }
+
+  /** Whether the cache is in the runtime's tensors (see residentKv): `fork`, `evict`, `kv` need `syncCache` first. */
+  get cacheResident(): boolean {
+    return this.resident !== null;
+  }
+
+  /** Brings a resident cache into JS (one download per layer), so `fork`, `evict` and `kv` can read it. */
+  async syncCache(): Promise<void> {
+    const r = this.resident;
+    if (!r) return;
+    if (this.busy) throw new EngineError('engine is busy with another call');
+    this.busy = true;
+    try {
+      const cache: LayerCache[] = [];
+      for (const { k, v } of r) cache.push({ k: (await k.getData()) as Float32Array, v: (await v.getData()) as Float32Array });
+      this.cache = cache;
+      this.resident = null;
+      r.forEach((x) => (x.k.dispose(), x.v.dispose()));
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private needHostCache(what: string): void {
+    if (this.resident) throw new EngineError(`${what}: the cache is in the runtime's buffers; await syncCache() first`);
   }
 
   /** Rewinds the cache to its first `length` tokens (the entries there are reused as they are). */
   fork(length: number): void {
     if (this.busy) throw new EngineError('engine is busy with another call');
     if (!Number.isInteger(length) || length < 0 || length > this._ids.length) throw new EngineError(`cannot rewind to ${length}: the cache holds ${this._ids.length} tokens`);
+    if (length === this._ids.length && this.resident) return;
+    if (length === 0 && this.resident) {
+      // Emptying needs no download: drop the buffers.
+      this.resident.forEach((x) => (x.k.dispose(), x.v.dispose()));
+      this.resident = null;
+      this.cache = this.cache.map(() => ({ k: new Float32Array(0), v: new Float32Array(0) }));
+      this._ids = [];
+      this._positions = [];
+      this._next = 0;
+      return;
+    }
+    this.needHostCache('fork');
     const c = this.config;
     const from = this._ids.length;
     this.cache = this.cache.map((layer) => sliceCache(layer, c.numKvHeads, from, length, c.headDim));
@@ -280,6 +395,7 @@ export class EngineSession {
       if (j > 0 && i <= keep[j - 1]!) throw new EngineError('evict: the entries to keep must be strictly ascending cache indices');
     });
     if (keep.length === from) return;
+    this.needHostCache('evict');
     const c = this.config;
     this.cache = this.cache.map((layer) => gatherCache(layer, c.numKvHeads, from, keep, c.headDim));
     this._ids = keep.map((i) => this._ids[i]!);
@@ -289,6 +405,7 @@ export class EngineSession {
   /** A copy of the cache (K and V per layer, [kvHeads, length, headDim]). */
   kv(layer: number): { k: Tensor; v: Tensor } {
     const c = this.config;
+    this.needHostCache('kv');
     const l = this.cache[layer];
     if (!l) throw new EngineError(`no layer ${layer} (the model has ${c.numLayers})`);
     const dims = [c.numKvHeads, this._ids.length, c.headDim];
@@ -301,6 +418,8 @@ export class EngineSession {
   }
 
   async dispose(): Promise<void> {
+    this.resident?.forEach((x) => (x.k.dispose(), x.v.dispose()));
+    this.resident = null;
     await this.session.release();
   }
 }

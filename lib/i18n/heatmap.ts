@@ -56,4 +56,35 @@ export const heatmapStrings = {
   'heatmap.tintFuture': { en: 'faded: keys after the query (masked)', zh: '淡化：查询之后的键（被遮蔽）' },
   'heatmap.chipWeight': { en: 'weight from query {q}: {w}', zh: '来自查询 {q} 的权重：{w}' },
   'heatmap.topKey': { en: 'key {k} {label}: weight {w}', zh: '键 {k} {label}：权重 {w}' },
+  // A large model's run: every layer's head mean, one layer per head (lib/analysis/headLayers).
+  'heatmap.meanOfHeads': { en: 'mean of {heads} heads', zh: '{heads} 个头的平均' },
+  'heatmap.shows': { en: 'layer {layer} · {head}', zh: '第 {layer} 层 · {head}' },
+  'heatmap.meanOnlyNote': {
+    en: 'Layer {layer}: mean of {heads} heads — per-head maps are computed for one layer at a time (now: layer {perHead}).',
+    zh: '第 {layer} 层：{heads} 个头的平均——逐头注意力图每次只计算一层（当前：第 {perHead} 层）。',
+  },
+  'heatmap.meanOnlyNoteNone': {
+    en: 'Layer {layer}: mean of the heads — this run has no per-head maps.',
+    zh: '第 {layer} 层：各头的平均——本次运行没有逐头注意力图。',
+  },
+  'heatmap.unavailableShown': { en: '{head} needs per-head maps, which this layer does not have: the mean is shown.', zh: '{head}需要逐头注意力图，而此层没有：显示的是平均。' },
+  'heatmap.maxNeedsHeads': {
+    en: 'max over heads needs per-head maps; per-head maps are computed for one layer at a time',
+    zh: '各头最大值需要逐头注意力图；逐头注意力图每次只计算一层',
+  },
+  'heatmap.maxNeedsHeadsShort': { en: 'needs per-head maps', zh: '需要逐头注意力图' },
+  'heatmap.meanOnlyOption': {
+    en: 'mean of {heads} heads — per-head maps are computed for one layer at a time',
+    zh: '{heads} 个头的平均——逐头注意力图每次只计算一层',
+  },
+  'heatmap.headLayerRun': { en: 'Per-head maps for layer {layer} (runs the prompt again, ≈ {s} s)', zh: '计算第 {layer} 层的逐头注意力图（重新运行提示词，约 {s} 秒）' },
+  'heatmap.headLayerRunTitle': {
+    en: 'Runs the same prompt through the model again and returns layer {layer} per head; every other layer comes back as its head mean, as now.',
+    zh: '把同一提示词再次输入模型，返回第 {layer} 层的逐头注意力图；其他各层照旧返回各头的平均。',
+  },
+  'heatmap.headLayerRunning': {
+    en: 'computing per-head maps for layer {layer} (≈ {s} s); the head means stay shown meanwhile…',
+    zh: '正在计算第 {layer} 层的逐头注意力图（约 {s} 秒）；在此期间仍显示各头的平均…',
+  },
+  'heatmap.tintSource': { en: '({what})', zh: '（{what}）' },
 } satisfies Dict;

@@ -19,6 +19,7 @@ import { streamingStrings } from './streaming';
 import { loopStrings } from './loop';
 import { lessonsAbStrings } from './lessonsAb';
 import { lessonsSeedsStrings } from './lessonsSeeds';
+import { modelsStrings } from './models';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -42,6 +43,7 @@ export const STRINGS = {
   ...loopStrings,
   ...lessonsAbStrings,
   ...lessonsSeedsStrings,
+  ...modelsStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;

@@ -125,4 +125,23 @@ export const panelsStrings = {
     zh: '各层的位置偏置：上下文前、中、后三分之一中每个键 token 的平均注意力',
   },
   'bias.none': { en: 'n/a: no query q ≥ {minQuery}', zh: '无：没有 q ≥ {minQuery} 的查询' },
+  // A large model's run: per-head scores for one layer, the head mean for the rest (lib/analysis/headLayers).
+  'sink.meanOnlyRow': { en: 'head mean only', zh: '仅有各头平均' },
+  'sink.meanOnlyRowTitle': {
+    en: 'layer {layer}: only the mean of the heads came back (per-head maps are computed for one layer at a time); its mean score is exact, the score being linear in the weights',
+    zh: '第 {layer} 层：只返回了各头的平均（逐头注意力图每次只计算一层）；由于分数对权重是线性的，其均值分数是精确的',
+  },
+  'sink.headsNote': {
+    en: 'Per-head scores for layer {layers} only: per-head maps are computed for one layer at a time. The other layers’ head-mean scores are exact (the score is linear in the weights).',
+    zh: '只有第 {layers} 层有逐头分数：逐头注意力图每次只计算一层。其他各层的头平均分数是精确的（分数对权重是线性的）。',
+  },
+  'sink.headsNoteNone': {
+    en: 'No layer has per-head maps in this run: the scores are of the head mean (exact, the score being linear in the weights).',
+    zh: '本次运行中没有任何一层有逐头注意力图：分数均为头平均（分数对权重是线性的，因此是精确的）。',
+  },
+  'sink.sinkHeadsNa': { en: 'counting sink heads needs per-head maps', zh: '统计 sink 头需要逐头注意力图' },
+  'sink.barsTooltipMean': {
+    en: 'layer {layer}: mean {mean}, uniform {uniform} (head mean only)',
+    zh: '第 {layer} 层：均值 {mean}，均匀基线 {uniform}（仅有头平均）',
+  },
 } satisfies Dict;

@@ -20,9 +20,14 @@ export { ConfigError, SafetensorsError };
 
 /** Builds a Checkpoint from config.json text and the bytes of each *.safetensors shard. */
 export function loadCheckpoint(configText: string | unknown, shards: Uint8Array[]): Checkpoint {
-  const config = parseConfig(configText);
   if (shards.length === 0) throw new SafetensorsError('no .safetensors file given');
-  const files = shards.map((s) => parseSafetensors(s));
+  return checkpointOf(configText, shards.map((s) => parseSafetensors(s)));
+}
+
+/** A Checkpoint over shards already parsed (e.g. lib/model/lazyBytes's files, read tensor by tensor). */
+export function checkpointOf(configText: string | unknown, files: SafetensorsFile[]): Checkpoint {
+  const config = parseConfig(configText);
+  if (files.length === 0) throw new SafetensorsError('no .safetensors file given');
   const tensors: Checkpoint['tensors'] = new Map();
   const expected = expectedTensors(config);
   let storedBytes = 0;

@@ -4,7 +4,7 @@
 import type { Checkpoint } from './checkpoint';
 import { ropeInvFreq, type ModelConfig } from './config';
 import { DataType, encodeModel, type AttributeValue, type DataTypeId, type NodeValue, type TensorValue, type ValueInfo } from './onnxProto';
-import { toFloat16Bits } from './safetensors';
+import { bf16ToF16Bits, f16Overflows, f32ToBf16Bits, f32ToF16Bits, f32View, u16View } from './halfFloat';
 
 export const OPSET = 17;
 
@@ -20,8 +20,12 @@ export interface GraphOptions {
   attentionRows: 'all' | 'input';
   /** Emit present K/V outputs (the cache); without them the graph can still take past K/V. */
   presentKv: boolean;
-  /** Weight storage in the graph. `auto`: float32 unless that would pass ~1.8 GB (protobuf's 2 GB limit). */
-  weights: 'float32' | 'float16' | 'auto';
+  /**
+   * Weight storage in the graph. `bfloat16` keeps a BF16 checkpoint's bytes as they are (exact, no conversion)
+   * and casts them to float32 where used, like `float16`. `auto`: float32 up to LARGE_MODEL_FP32_BYTES, above
+   * that bfloat16 when every tensor is stored BF16, else float16 (docs/MODELS.md, "Memory plan").
+   */
+  weights: 'float32' | 'float16' | 'bfloat16' | 'auto';
   /**
    * float16 weights only (no effect on float32): cast each weight to float32 where it is used. Without it ORT
    * runs every weight-only Cast at the start of a run, so an fp32 copy of most weights is alive at once. Each
@@ -47,6 +51,13 @@ export interface GraphOptions {
    * instead of holding the graph bytes, its copy of them and the parsed tensors at the same time.
    */
   externalData: boolean;
+  /**
+   * Per-head maps of one layer on request: an int64 input `attn_layer` ([1]) names the layer, and each layer
+   * returns `attn_heads_l` = its [heads, rows, keys] probabilities when l is that layer, else an empty
+   * [0, rows, keys] tensor. With a reduced `attention` ('mean' / 'max') every view gets all layers reduced
+   * and the layer being looked at in full, without the full tensor of every layer (7.5 GB at 28 × 16 × 2,048²).
+   */
+  headLayerInput: boolean;
 }
 
 export const DEFAULT_GRAPH_OPTIONS: GraphOptions = {
@@ -59,7 +70,11 @@ export const DEFAULT_GRAPH_OPTIONS: GraphOptions = {
   lmHeadChunks: 1,
   attentionInLayer: false,
   externalData: false,
+  headLayerInput: false,
 };
+
+/** Above this many bytes of float32 weights `weights: 'auto'` stores 16-bit weights (Qwen2.5-0.5B and up). */
+export const LARGE_MODEL_FP32_BYTES = 1.2e9;
 
 /** Where the external-data file of a graph built with `externalData` is named in the graph. */
 export const EXTERNAL_DATA_LOCATION = 'weights.bin';
@@ -97,6 +112,8 @@ export const io = {
   presentKey: (l: number) => `present_key_${l}`, // float32 [kvHeads, P+T, headDim] (post norm, post RoPE)
   presentValue: (l: number) => `present_value_${l}`,
   attn: (l: number) => `attn_${l}`,
+  attnLayer: 'attn_layer', // int64 [1]: the layer whose per-head maps `attn_heads_l` carry (headLayerInput)
+  attnHeads: (l: number) => `attn_heads_${l}`,
 };
 
 export interface BuiltGraph {
@@ -104,7 +121,7 @@ export interface BuiltGraph {
   /** With `externalData`: the weights' file, to pass as onnxruntime-web's `externalData`. */
   external?: ExternalData;
   options: GraphOptions;
-  weightType: 'float32' | 'float16';
+  weightType: WeightType;
   inputNames: string[];
   outputNames: string[];
 }
@@ -159,15 +176,31 @@ export function float32WeightBytes(c: ModelConfig): number {
   return 4 * (c.vocabSize * c.hiddenSize * (c.tieWordEmbeddings ? 1 : 2) + c.numLayers * perLayer);
 }
 
+export type WeightType = 'float32' | 'float16' | 'bfloat16';
+
+/** What `weights: 'auto'` picks for a config whose tensors are stored in `dtypes` (see GraphOptions.weights). */
+export function weightTypeFor(config: ModelConfig, dtypes: readonly string[]): WeightType {
+  if (float32WeightBytes(config) <= LARGE_MODEL_FP32_BYTES) return 'float32';
+  return dtypes.length > 0 && dtypes.every((d) => d === 'BF16') ? 'bfloat16' : 'float16';
+}
+
+/** What `weights: 'auto'` picks for a checkpoint. */
+export function autoWeightType(ckpt: Checkpoint): WeightType {
+  return weightTypeFor(ckpt.config, [...ckpt.tensors.values()].map((t) => t.dtype));
+}
+
 export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}): BuiltGraph {
   const o: GraphOptions = { ...DEFAULT_GRAPH_OPTIONS, ...options };
   const c = ckpt.config;
-  const weightType = o.weights === 'auto' ? (float32WeightBytes(c) > 1.8e9 ? 'float16' : 'float32') : o.weights;
+  const weightType = o.weights === 'auto' ? autoWeightType(ckpt) : o.weights;
   if (o.attention === 'head' && (o.head === undefined || o.head < 0 || o.head >= c.numHeads)) {
     throw new Error(`graph: attention 'head' needs a head index in [0, ${c.numHeads})`);
   }
+  if (o.headLayerInput && o.attention === 'none') throw new Error("graph: headLayerInput needs an attention output (not 'none')");
   if (!Number.isInteger(o.lmHeadChunks) || o.lmHeadChunks < 1) throw new Error(`graph: lmHeadChunks must be a positive integer, got ${o.lmHeadChunks}`);
-  const fp16 = weightType === 'float16';
+  // `fp16`: weights stored 16-bit (float16 or bfloat16) and cast to float32 where used.
+  const fp16 = weightType !== 'float32';
+  const bf16 = weightType === 'bfloat16';
   const b = new Builder();
   const segments: ExternalSegment[] = [];
   let extOffset = 0;
@@ -185,9 +218,21 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
         return new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
       }
       const info = t.file.tensors.get(name)!;
-      return t.dtype === 'F16' ? t.file.data.subarray(info.begin, info.end) : new Uint8Array(toFloat16Bits(ckpt.get(name)).buffer);
+      const raw = t.file.data.subarray(info.begin, info.end);
+      // Stored as is when the dtypes agree (BF16 → bfloat16 is exact and copies nothing).
+      if ((bf16 && t.dtype === 'BF16') || (!bf16 && t.dtype === 'F16')) return raw;
+      const src = t.dtype === 'F32' ? f32View(raw) : u16View(raw);
+      const bits =
+        t.dtype === 'F32' ? (bf16 ? f32ToBf16Bits(src as Float32Array) : f32ToF16Bits(src as Float32Array)) : bf16 ? f32ToBf16Bits(ckpt.get(name)) : bf16ToF16Bits(src as Uint16Array);
+      if (!bf16) {
+        // float16 tops out at 65504: a weight beyond it would silently become ±Inf, so the load is refused instead.
+        const finite = t.dtype === 'F32' ? (i: number) => Number.isFinite((src as Float32Array)[i]!) : (i: number) => (((src as Uint16Array)[i]! >> 7) & 0xff) !== 0xff;
+        const over = f16Overflows(bits, finite);
+        if (over) throw new Error(`graph: ${name} has ${over} value(s) beyond float16's ±65504; load it with bfloat16 or float32 weights (WASM) instead`);
+      }
+      return new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength);
     };
-    const dataType = fp16 ? DataType.FLOAT16 : DataType.FLOAT;
+    const dataType = bf16 ? DataType.BFLOAT16 : fp16 ? DataType.FLOAT16 : DataType.FLOAT;
     if (!o.externalData) {
       b.init(name, dataType, t.shape, bytes());
       return name;
@@ -317,10 +362,20 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
       else if (o.attention === 'max') b.op('ReduceMax', [rows], { axes: ints([0]), keepdims: int(0) }, name);
       else b.op('Gather', [rows, b.i64([o.head!], [])], { axis: int(0) }, name);
       outputs.push({ name, elemType: f, shape: o.attention === 'full' ? [nH, 'rows', 'total'] : ['rows', 'total'] });
+      const needed = [name];
+      if (o.headLayerInput) {
+        // Slice(rows, 0, nH·[l = attn_layer]): the layer asked for in full, every other layer an empty tensor.
+        const isL = b.op('Cast', [b.op('Equal', [io.attnLayer, b.i64([l])])], { to: int(DataType.INT64) });
+        b.op('Slice', [rows, b.i64([0]), b.op('Mul', [isL, b.i64([nH])]), b.i64([0])], {}, io.attnHeads(l));
+        outputs.push({ name: io.attnHeads(l), elemType: f, shape: ['heads', 'rows', 'total'] });
+        needed.push(io.attnHeads(l));
+      }
       if (o.attentionInLayer) {
         // Reshape(x, [0, H] + 0) with the 0 from Shape(attn_l): the MLP below now needs attn_l first.
-        const z = b.op('Mul', [b.op('Gather', [b.op('Shape', [name]), b.i64([0], [])], { axis: int(0) }), b.i64([0], [])]);
-        x = b.op('Reshape', [x, b.op('Add', [b.i64([0, c.hiddenSize]), z])]);
+        for (const out of needed) {
+          const z = b.op('Mul', [b.op('Gather', [b.op('Shape', [out]), b.i64([0], [])], { axis: int(0) }), b.i64([0], [])]);
+          x = b.op('Reshape', [x, b.op('Add', [b.i64([0, c.hiddenSize]), z])]);
+        }
       }
     }
     const h2 = rmsNorm(x, weight(p + 'post_attention_layernorm.weight'));
@@ -360,6 +415,7 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
     { name: io.positionIds, elemType: DataType.INT64, shape: ['tokens'] },
   ];
   if (o.attention !== 'none' && o.attentionRows === 'input') inputs.push({ name: io.attnRows, elemType: DataType.INT64, shape: ['rows'] });
+  if (o.headLayerInput) inputs.push({ name: io.attnLayer, elemType: DataType.INT64, shape: [1] });
   for (let l = 0; l < c.numLayers; l++) {
     inputs.push({ name: io.pastKey(l), elemType: f, shape: [nKV, 'past', hd] });
     inputs.push({ name: io.pastValue(l), elemType: f, shape: [nKV, 'past', hd] });

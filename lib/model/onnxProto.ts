@@ -1,7 +1,7 @@
 // A minimal protobuf encoder for the parts of onnx.proto (ModelProto and below) the graph builder emits.
 // Encodes only; field numbers follow onnx/onnx.proto (IR version 8). Knows nothing about models.
 
-export const DataType = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9, FLOAT16: 10 } as const;
+export const DataType = { FLOAT: 1, INT32: 6, INT64: 7, BOOL: 9, FLOAT16: 10, BFLOAT16: 16 } as const;
 export type DataTypeId = (typeof DataType)[keyof typeof DataType];
 
 export interface TensorValue {

@@ -1,6 +1,8 @@
 // Reads the safetensors format (8-byte header length, JSON header, raw little-endian tensors) with
 // bounds checks on the header and every tensor. Holds no model logic; never touches the DOM.
 
+import { bf16BitsToF32, f16BitsToF32, f32ToF16Bits, f32View, u16View } from './halfFloat';
+
 export type DType = 'F32' | 'F16' | 'BF16';
 const BYTES: Record<DType, number> = { F32: 4, F16: 2, BF16: 2 };
 
@@ -28,21 +30,56 @@ export class SafetensorsError extends Error {
 
 const MAX_HEADER = 100 * 1024 * 1024;
 
-export function parseSafetensors(bytes: Uint8Array): SafetensorsFile {
-  if (bytes.length < 8) throw new SafetensorsError(`file is ${bytes.length} bytes, shorter than the 8-byte header length`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const n = Number(view.getBigUint64(0, true));
+/**
+ * Bits per element of every dtype the safetensors format names, so a header can be checked (and its
+ * unsupported tensors named) even where this module cannot read the values. Sub-byte types are packed.
+ */
+const DTYPE_BITS: Record<string, number> = {
+  BOOL: 8, U8: 8, I8: 8, F8_E5M2: 8, F8_E4M3: 8, F8_E8M0: 8, I16: 16, U16: 16, F16: 16, BF16: 16,
+  I32: 32, U32: 32, F32: 32, I64: 64, U64: 64, F64: 64, C64: 64, F4: 4, F6_E2M3: 6, F6_E3M2: 6, I4: 4, U4: 4,
+};
+
+/** A tensor as a header describes it; `dtype` is null where this module cannot read `rawDtype`. */
+export interface HeaderTensorInfo extends Omit<TensorInfo, 'dtype'> {
+  dtype: DType | null;
+  /** The dtype string as written in the header ("BF16", "I8", "F8_E4M3", …). */
+  rawDtype: string;
+}
+
+export interface SafetensorsHeader {
+  tensors: Map<string, HeaderTensorInfo>;
+  metadata: Record<string, string>;
+  /** N, the JSON header's length in bytes (the first 8 bytes hold it). */
+  headerLength: number;
+  /** Where the data section starts in the file: 8 + N. */
+  dataStart: number;
+  /** End of the last tensor inside the data section (the least the data section can hold). */
+  dataEnd: number;
+}
+
+/** The header length N from a file's first 8 bytes (little-endian u64), bounded by 100 MiB. */
+export function readHeaderLength(first8: Uint8Array): number {
+  if (first8.length < 8) throw new SafetensorsError(`file is ${first8.length} bytes, shorter than the 8-byte header length`);
+  const n = Number(new DataView(first8.buffer, first8.byteOffset, 8).getBigUint64(0, true));
   if (n > MAX_HEADER) throw new SafetensorsError(`header length ${n} exceeds ${MAX_HEADER} bytes`);
-  if (8 + n > bytes.length) throw new SafetensorsError(`header claims ${n} bytes but the file has only ${bytes.length - 8} after the length (truncated?)`);
-  let header: unknown;
+  return n;
+}
+
+function decodeHeader(bytes: Uint8Array): unknown {
   try {
-    header = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(8, 8 + n)));
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (e) {
     throw new SafetensorsError(`header is not valid JSON (${(e as Error).message})`);
   }
+}
+
+/**
+ * Checks the header's entries. `strict` refuses dtypes other than F32/F16/BF16 (parseSafetensors reads
+ * values); otherwise every dtype is reported. `dataLength` is the data section's size when known.
+ */
+function readEntries(header: unknown, dataLength: number | undefined, strict: boolean): Pick<SafetensorsHeader, 'tensors' | 'metadata'> {
   if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new SafetensorsError('header is not a JSON object');
-  const data = bytes.subarray(8 + n);
-  const tensors = new Map<string, TensorInfo>();
+  const tensors = new Map<string, HeaderTensorInfo>();
   let metadata: Record<string, string> = {};
   for (const [name, raw] of Object.entries(header as Record<string, unknown>)) {
     if (name === '__metadata__') {
@@ -51,86 +88,69 @@ export function parseSafetensors(bytes: Uint8Array): SafetensorsFile {
     }
     const info = raw as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
     if (typeof info !== 'object' || info === null) throw new SafetensorsError(`${name}: entry is not an object`);
-    if (typeof info.dtype !== 'string' || !(info.dtype in BYTES)) throw new SafetensorsError(`${name}: unsupported dtype ${JSON.stringify(info.dtype)} (supported: F32, F16, BF16)`);
+    if (typeof info.dtype !== 'string' || (strict && !(info.dtype in BYTES))) throw new SafetensorsError(`${name}: unsupported dtype ${JSON.stringify(info.dtype)} (supported: F32, F16, BF16)`);
     if (!Array.isArray(info.shape) || !info.shape.every((d) => Number.isInteger(d) && d >= 0)) throw new SafetensorsError(`${name}: shape must be a list of non-negative integers`);
     const off = info.data_offsets;
     if (!Array.isArray(off) || off.length !== 2 || !off.every((x) => Number.isInteger(x) && x >= 0)) throw new SafetensorsError(`${name}: data_offsets must be two non-negative integers`);
     const [begin, end] = off as [number, number];
-    const dtype = info.dtype as DType;
+    const rawDtype = info.dtype;
     const shape = info.shape as number[];
-    const expected = shape.reduce((a, b) => a * b, 1) * BYTES[dtype];
-    if (end < begin || end - begin !== expected) throw new SafetensorsError(`${name}: ${end - begin} bytes for shape [${shape}] ${dtype}, expected ${expected}`);
-    if (end > data.length) throw new SafetensorsError(`${name}: data ends at byte ${end} but the data section has ${data.length} bytes (truncated?)`);
-    tensors.set(name, { dtype, shape, begin, end });
+    const bits = DTYPE_BITS[rawDtype];
+    // A dtype name this table lacks has no size to check; a known one must match its shape exactly.
+    if (bits !== undefined) {
+      const expected = Math.ceil((shape.reduce((a, b) => a * b, 1) * bits) / 8);
+      if (end < begin || end - begin !== expected) throw new SafetensorsError(`${name}: ${end - begin} bytes for shape [${shape}] ${rawDtype}, expected ${expected}`);
+    } else if (end < begin) throw new SafetensorsError(`${name}: data_offsets [${begin}, ${end}] end before they begin`);
+    if (dataLength !== undefined && end > dataLength) throw new SafetensorsError(`${name}: data ends at byte ${end} but the data section has ${dataLength} bytes (truncated?)`);
+    tensors.set(name, { dtype: rawDtype in BYTES ? (rawDtype as DType) : null, rawDtype, shape, begin, end });
   }
   const ranges = [...tensors.entries()].sort((a, b) => a[1].begin - b[1].begin);
   for (let i = 1; i < ranges.length; i++) {
     if (ranges[i]![1].begin < ranges[i - 1]![1].end) throw new SafetensorsError(`${ranges[i]![0]} overlaps ${ranges[i - 1]![0]}`);
   }
+  return { tensors, metadata };
+}
+
+export function parseSafetensors(bytes: Uint8Array): SafetensorsFile {
+  const n = readHeaderLength(bytes);
+  if (8 + n > bytes.length) throw new SafetensorsError(`header claims ${n} bytes but the file has only ${bytes.length - 8} after the length (truncated?)`);
+  const header = decodeHeader(bytes.subarray(8, 8 + n));
+  const data = bytes.subarray(8 + n);
+  const { tensors: entries, metadata } = readEntries(header, data.length, true);
+  // Strict mode admitted readable dtypes only, so every entry's dtype is set; entries keep TensorInfo's fields only.
+  const tensors = new Map<string, TensorInfo>();
+  for (const [name, t] of entries) tensors.set(name, { dtype: t.dtype!, shape: t.shape, begin: t.begin, end: t.end });
   return { tensors, metadata, data };
 }
 
-function halfToFloat(h: number): number {
-  const s = h & 0x8000 ? -1 : 1;
-  const e = (h >> 10) & 0x1f;
-  const f = h & 0x3ff;
-  if (e === 0) return s * f * 2 ** -24;
-  if (e === 31) return f ? NaN : s * Infinity;
-  return s * (1 + f / 1024) * 2 ** (e - 15);
+/**
+ * Parses a file's header only, from its first 8 + N bytes (more is ignored): a look at a checkpoint before
+ * its weights are fetched. Every dtype is reported, readable or not. With `fileSize`, a tensor that would
+ * end past the file is refused as truncated.
+ */
+export function parseSafetensorsHeader(headerBytes: Uint8Array, fileSize?: number): SafetensorsHeader {
+  const n = readHeaderLength(headerBytes);
+  if (fileSize !== undefined && 8 + n > fileSize) throw new SafetensorsError(`header claims ${n} bytes but the file has only ${fileSize - 8} after the length (truncated?)`);
+  if (8 + n > headerBytes.length) throw new SafetensorsError(`header claims ${n} bytes but only ${headerBytes.length - 8} were given after the length`);
+  const header = decodeHeader(headerBytes.subarray(8, 8 + n));
+  const { tensors, metadata } = readEntries(header, fileSize === undefined ? undefined : fileSize - 8 - n, false);
+  let dataEnd = 0;
+  for (const t of tensors.values()) dataEnd = Math.max(dataEnd, t.end);
+  return { tensors, metadata, headerLength: n, dataStart: 8 + n, dataEnd };
 }
 
-/** A tensor's values as float32 (F16 and BF16 are upcast exactly). */
+/** A tensor's values as float32 (F16 and BF16 are upcast exactly). A new array: callers may keep or change it. */
 export function readFloat32(file: SafetensorsFile, name: string): Float32Array {
   const info = file.tensors.get(name);
   if (!info) throw new SafetensorsError(`no tensor named ${name}`);
   const raw = file.data.subarray(info.begin, info.end);
-  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
-  const n = (info.end - info.begin) / BYTES[info.dtype];
-  const out = new Float32Array(n);
-  if (info.dtype === 'F32') for (let i = 0; i < n; i++) out[i] = view.getFloat32(4 * i, true);
-  else if (info.dtype === 'F16') for (let i = 0; i < n; i++) out[i] = halfToFloat(view.getUint16(2 * i, true));
-  else {
-    const u = new Uint32Array(1);
-    const f = new Float32Array(u.buffer);
-    for (let i = 0; i < n; i++) {
-      u[0] = view.getUint16(2 * i, true) << 16;
-      out[i] = f[0]!;
-    }
-  }
-  return out;
-}
-
-function floatToHalf(x: number): number {
-  // Round-to-nearest-even float32 → float16, as numpy/torch do.
-  const f = new Float32Array([x]);
-  const u = new Uint32Array(f.buffer)[0]!;
-  const sign = (u >>> 16) & 0x8000;
-  const exp = (u >>> 23) & 0xff;
-  let mant = u & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
-  const e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00;
-  if (e <= 0) {
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let half = mant >> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    if (rem > mid || (rem === mid && half & 1)) half++;
-    return sign | half;
-  }
-  let half = (e << 10) | (mant >> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && half & 1)) half++;
-  return sign | half;
+  if (info.dtype === 'F32') return f32View(raw).slice();
+  return info.dtype === 'F16' ? f16BitsToF32(u16View(raw)) : bf16BitsToF32(u16View(raw));
 }
 
 /** float32 values → IEEE half bit patterns (round to nearest even). */
 export function toFloat16Bits(values: Float32Array): Uint16Array {
-  const out = new Uint16Array(values.length);
-  for (let i = 0; i < values.length; i++) out[i] = floatToHalf(values[i]!);
-  return out;
+  return f32ToF16Bits(values);
 }
 
 /** Writes a safetensors file from float32 values, stored as F32 or F16. */

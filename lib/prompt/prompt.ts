@@ -4,6 +4,7 @@ import type { ChatRequest } from '../scenarios/types';
 import { tokenBytes } from './byteLevel';
 import { layoutPieces, TOOLS_MESSAGE, type Piece, type Role, type Segment } from './layout';
 import { encodeText, renderRequest, renderToolJson, type RenderOptions, type Tokenizer } from './chatTemplate';
+import { PREFIX_METHOD, prefixPiecesSteps } from './prefixSpans';
 import { tokensFromBytes } from './tokenText';
 
 export type { Role, Segment } from './layout';
@@ -51,7 +52,7 @@ export interface Prompt {
   spans: Span[];
   /** request.messages.length, so that message === messageCount can be read as the generation prompt. */
   messageCount: number;
-  /** Things a reader should know (normalised text, spans that could not be derived). */
+  /** Things a reader should know (normalised text, spans read off prefix renders, spans that could not be derived). */
   notes: string[];
 }
 
@@ -126,38 +127,54 @@ function firstDifference(a: string, b: string): number {
 }
 
 /**
- * Checks the labelled pieces against the text the model reads. When they disagree (a template this
- * module does not mirror, or a tokenizer that rewrote the text) the whole prompt becomes one template
- * span with a note, rather than spans that point at the wrong characters.
+ * How the tokens' text relates to the render: the same, the render normalised to NFC (pieces are normalised
+ * too), or something else (null: no pieces can be trusted).
  */
-function alignPieces(rendered: string, text: string, pieces: Piece[], notes: string[]): Piece[] | null {
-  let aligned = pieces;
-  if (text !== rendered) {
-    if (text === rendered.normalize('NFC')) {
-      notes.push('the tokenizer normalised the rendered text to Unicode NFC; offsets refer to the normalised text');
-      aligned = pieces.map((p) => ({ ...p, text: p.text.normalize('NFC') }));
-    } else {
-      const at = firstDifference(text, rendered);
-      notes.push(`the tokens do not spell the rendered text (first difference at character ${at}); spans not derived`);
-      return null;
-    }
+function textForm(rendered: string, text: string, notes: string[]): 'same' | 'nfc' | null {
+  if (text === rendered) return 'same';
+  if (text === rendered.normalize('NFC')) {
+    notes.push('the tokenizer normalised the rendered text to Unicode NFC; offsets refer to the normalised text');
+    return 'nfc';
   }
-  const joined = aligned.map((p) => p.text).join('');
-  if (joined !== text) {
-    const at = firstDifference(joined, text);
-    notes.push(
-      `the chat template's output differs from the Qwen3 layout at character ${at} ` +
-        `(expected ${JSON.stringify(joined.slice(at, at + 30))}, found ${JSON.stringify(text.slice(at, at + 30))}); spans not derived`,
-    );
-    return null;
-  }
-  return aligned;
+  notes.push(`the tokens do not spell the rendered text (first difference at character ${firstDifference(text, rendered)}); spans not derived`);
+  return null;
 }
 
-function finish(r: Rendered, ids: number[], tok: Tokenizer, messageCount: number): Prompt {
-  const notes: string[] = [];
-  const { tokens, text, byteStarts } = tokenStage(tok, ids);
-  const pieces = alignPieces(r.rendered, text, r.pieces, notes);
+/** Pieces in the text's form, or the first character where they disagree with it. */
+function alignPieces(text: string, form: 'same' | 'nfc', pieces: Piece[]): { pieces: Piece[] } | { at: number; joined: string } {
+  const aligned = form === 'nfc' ? pieces.map((p) => ({ ...p, text: p.text.normalize('NFC') })) : pieces;
+  const joined = aligned.map((p) => p.text).join('');
+  return joined === text ? { pieces: aligned } : { at: firstDifference(joined, text), joined };
+}
+
+/**
+ * The pieces that label the text: the Qwen3 layout when it matches the render; else pieces from rendering
+ * each prefix of the message list with the model's own template (prefixSpans.ts); else null, and the prompt
+ * becomes one template span with a note, rather than spans that point at the wrong characters. Yields between
+ * template renders (see buildPromptAsync).
+ */
+function* labelSteps(tok: Tokenizer, request: ChatRequest, opts: PromptOptions, r: Rendered, text: string, notes: string[]): Generator<void, Piece[] | null> {
+  const form = textForm(r.rendered, text, notes);
+  if (!form) return null;
+  const layout = alignPieces(text, form, r.pieces);
+  if ('pieces' in layout) return layout.pieces;
+  const mismatch =
+    `the chat template's output differs from the Qwen3 layout at character ${layout.at} ` +
+    `(expected ${JSON.stringify(layout.joined.slice(layout.at, layout.at + 30))}, found ${JSON.stringify(text.slice(layout.at, layout.at + 30))})`;
+  yield;
+  const render = (req: ChatRequest, o: RenderOptions) => renderRequest(tok, req, o);
+  const prefix = yield* prefixPiecesSteps(request, opts, render, r.rendered);
+  const aligned = prefix.pieces && alignPieces(text, form, prefix.pieces);
+  if (aligned && 'pieces' in aligned) {
+    notes.push(`${PREFIX_METHOD} (its output differs from the Qwen3 layout at character ${layout.at})`, ...prefix.notes);
+    return aligned.pieces;
+  }
+  notes.push(mismatch, ...prefix.notes);
+  if (aligned) notes.push(`${PREFIX_METHOD}: the labelled pieces differ from the text at character ${aligned.at}; spans not derived`);
+  return null;
+}
+
+function finish(ids: number[], tokens: TokenInfo[], text: string, byteStarts: number[], pieces: Piece[] | null, messageCount: number, notes: string[]): Prompt {
   const spans = pieces
     ? spanStage(pieces, byteStarts)
     : ids.length
@@ -169,15 +186,22 @@ function finish(r: Rendered, ids: number[], tok: Tokenizer, messageCount: number
 /** Renders `request` with the tokenizer's chat template and labels every token. Pure and synchronous. */
 export function buildPrompt(tok: Tokenizer, request: ChatRequest, opts: PromptOptions = {}): Prompt {
   const r = renderStage(tok, request, opts);
-  return finish(r, encodeText(tok, r.rendered), tok, request.messages.length);
+  const ids = encodeText(tok, r.rendered);
+  const { tokens, text, byteStarts } = tokenStage(tok, ids);
+  const notes: string[] = [];
+  const steps = labelSteps(tok, request, opts, r, text, notes);
+  let s = steps.next();
+  while (!s.done) s = steps.next();
+  return finish(ids, tokens, text, byteStarts, s.value, request.messages.length, notes);
 }
 
 /** Lets queued worker messages (a cancel) run between stages. */
 const yieldTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /**
- * buildPrompt in stages for a worker: yields between rendering, encoding and labelling, and rejects
- * with the signal's reason (an AbortError DOMException by default) once `signal` is aborted.
+ * buildPrompt in stages for a worker: yields between rendering, encoding and labelling (and between the
+ * template renders of prefix spans), and rejects with the signal's reason (an AbortError DOMException by
+ * default) once `signal` is aborted.
  */
 export async function buildPromptAsync(
   tok: Tokenizer,
@@ -192,7 +216,16 @@ export async function buildPromptAsync(
   const ids = encodeText(tok, r.rendered);
   await yieldTurn();
   signal?.throwIfAborted();
-  return finish(r, ids, tok, request.messages.length);
+  const { tokens, text, byteStarts } = tokenStage(tok, ids);
+  const notes: string[] = [];
+  const steps = labelSteps(tok, request, renderOpts, r, text, notes);
+  let s = steps.next();
+  while (!s.done) {
+    await yieldTurn();
+    signal?.throwIfAborted();
+    s = steps.next();
+  }
+  return finish(ids, tokens, text, byteStarts, s.value, request.messages.length, notes);
 }
 
 export interface TokenCounts {

@@ -27,7 +27,16 @@ export interface Analysed {
   prompt: Prompt;
   /** Display labels of the prompt's tokens (lib/prompt/label displayToken). */
   labels: string[];
-  /** Per layer: [heads, tokens, tokens]. */
+  /**
+   * Per layer: [heads, tokens, tokens], or [tokens, tokens] (the head mean) on a large model's layers other than
+   * the one it returned per head (lib/engine/session.ts largeModelPlan).
+   */
   attention: Tensor[];
+  /**
+   * The layers of `attention` that hold per-head maps, ascending (lib/analysis/headLayers layersWithHeads): every
+   * layer on the small models, one on a large model. Optional only for views built from hand-made runs (test
+   * harnesses); analyseRequest always sets it, and views read it through headLayersOf.
+   */
+  headLayers?: number[];
   tokens: number;
 }

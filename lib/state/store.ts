@@ -11,6 +11,8 @@ import type { HeadReduction } from '../analysis/attentionView';
 import type { ChatRequest } from '../scenarios/types';
 import { validateRequest } from '../prompt/request';
 import { EMBEDDED_MODELS, DEFAULT_MODEL } from '../model/embedded';
+import { DEFAULT_ENDPOINT, normaliseEndpoint } from '../model/source/hub';
+import { addRecent, canonicalModelChoice, isProviderChoice, parseModelChoice, sanitizeEndpoint, sanitizeRecent, type ProviderChoice } from './modelChoice';
 import { isScenarioRef, DEFAULT_SCENARIO } from '../scenarios/catalog';
 
 export const STORAGE_KEY = 'kvscope:state';
@@ -53,6 +55,10 @@ export interface CustomScenario {
 
 export interface PersistedState {
   lang: Lang;
+  /**
+   * An embedded model's id, `hub:<org>/<name>@<revision>` or `folder:<label>` (lib/state/modelChoice.ts). A
+   * folder's files exist only in the page, so a stored folder choice comes back as the default model.
+   */
   model: string;
   /** A built-in ref (`vancouver`, `xfinity:with-status`) or `custom:<id>`. */
   scenario: string;
@@ -65,6 +71,12 @@ export interface PersistedState {
   compare: string | null;
   /** Which lab the page shows. */
   tab: Tab;
+  /** Where Hub models are fetched from (like HF_ENDPOINT): the Hub, a mirror such as https://hf-mirror.com, or a local server. */
+  hubEndpoint: string;
+  /** The runtime asked for: auto (WebGPU where the browser has an adapter, else WASM), or one of them. */
+  provider: ProviderChoice;
+  /** Hub models the user loaded (canonical `hub:` choices), newest first: listed in the model picker. */
+  recent: string[];
 }
 
 export type Tab = 'attention' | 'kv' | 'step' | 'ab' | 'data';
@@ -72,7 +84,14 @@ export const TABS: readonly Tab[] = ['attention', 'kv', 'step', 'ab', 'data'];
 
 export interface Actions {
   setLang(lang: Lang): void;
+  /** Accepts embedded ids, `hub:` and `folder:` choices (canonicalised); anything else is refused. A Hub model joins `recent`. */
   setModel(model: string): void;
+  /** Normalised; returns false (and keeps the old one) when the text is not an http(s) URL. */
+  setHubEndpoint(endpoint: string): boolean;
+  setProvider(provider: ProviderChoice): void;
+  forgetRecent(model: string): void;
+  /** Clears the note that a folder model chosen before the reload could not be reopened. */
+  clearLostFolder(): void;
   setScenario(ref: string): void;
   setView(patch: Partial<ViewSettings>): void;
   setSelectedToken(i: number | null): void;
@@ -89,13 +108,32 @@ export interface Actions {
   deleteCustom(id: string): void;
 }
 
-export type KvscopeState = PersistedState & Actions & { hydrated: boolean; persistError: string | null };
+export type KvscopeState = PersistedState &
+  Actions & {
+    hydrated: boolean;
+    persistError: string | null;
+    /** The label of a folder model that was chosen before the reload (its files are gone), until dismissed. */
+    lostFolder: string | null;
+  };
 export type KvscopeStore = StoreApi<KvscopeState> & { persist: { rehydrate(): Promise<void> | void } };
 
 export const DEFAULT_VIEW: ViewSettings = { layer: 0, head: 'mean', scale: 'power', gamma: DEFAULT_GAMMA, colormap: 'viridis', hideSink: false, pinned: [0] };
 
 export function defaultState(): PersistedState {
-  return { lang: 'en', model: DEFAULT_MODEL, scenario: DEFAULT_SCENARIO, view: { ...DEFAULT_VIEW }, custom: [], selectedToken: null, context: 'last', compare: null, tab: 'attention' };
+  return {
+    lang: 'en',
+    model: DEFAULT_MODEL,
+    scenario: DEFAULT_SCENARIO,
+    view: { ...DEFAULT_VIEW },
+    custom: [],
+    selectedToken: null,
+    context: 'last',
+    compare: null,
+    tab: 'attention',
+    hubEndpoint: DEFAULT_ENDPOINT,
+    provider: 'auto',
+    recent: [],
+  };
 }
 
 const SCALES: readonly ScaleKind[] = ['linear', 'log', 'power'];
@@ -154,7 +192,7 @@ export function sanitizePersisted(raw: unknown): PersistedState {
   const scenario = typeof raw.scenario === 'string' && isKnownRef(raw.scenario, customIds) ? raw.scenario : d.scenario;
   return {
     lang: isLang(raw.lang) ? raw.lang : d.lang,
-    model: typeof raw.model === 'string' && EMBEDDED_MODELS.some((m) => m.id === raw.model) ? raw.model : d.model,
+    model: storedModel(raw.model) ?? d.model,
     scenario,
     view: sanitizeView(raw.view),
     custom: custom.slice(-MAX_CUSTOM),
@@ -162,7 +200,22 @@ export function sanitizePersisted(raw: unknown): PersistedState {
     context: isContext(raw.context) ? raw.context : d.context,
     compare: typeof raw.compare === 'string' && EMBEDDED_MODELS.some((m) => m.id === raw.compare) ? raw.compare : null,
     tab: TABS.includes(raw.tab as Tab) ? (raw.tab as Tab) : d.tab,
+    hubEndpoint: sanitizeEndpoint(raw.hubEndpoint),
+    provider: isProviderChoice(raw.provider) ? raw.provider : d.provider,
+    recent: sanitizeRecent(raw.recent),
   };
+}
+
+/** A stored model choice that can be reopened: embedded or Hub (canonical); folders and unknown values cannot. */
+function storedModel(v: unknown): string | null {
+  const c = parseModelChoice(v);
+  return c && c.kind !== 'folder' ? canonicalModelChoice(v) : null;
+}
+
+/** The folder label of a stored folder choice (reported to the user, whose folder is not open any more). */
+function lostFolderOf(raw: unknown): string | null {
+  const c = isObj(raw) ? parseModelChoice(raw.model) : null;
+  return c?.kind === 'folder' ? c.label : null;
 }
 
 export function isContext(v: unknown): v is ContextChoice {
@@ -240,10 +293,27 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           ...defaultState(),
           hydrated: false,
           persistError: null,
+          lostFolder: null,
           setLang: (lang) => set({ lang }),
           setModel: (model) => {
-            if (EMBEDDED_MODELS.some((m) => m.id === model)) set({ model });
+            const c = parseModelChoice(model);
+            if (!c) return;
+            const id = canonicalModelChoice(model)!;
+            set(c.kind === 'hub' ? { model: id, recent: addRecent(get().recent, id) } : { model: id });
           },
+          setHubEndpoint: (endpoint) => {
+            try {
+              set({ hubEndpoint: normaliseEndpoint(endpoint) });
+              return true;
+            } catch {
+              return false;
+            }
+          },
+          setProvider: (provider) => {
+            if (isProviderChoice(provider)) set({ provider });
+          },
+          forgetRecent: (model) => set({ recent: get().recent.filter((m) => m !== model) }),
+          clearLostFolder: () => set({ lostFolder: null }),
           setScenario: (ref) => {
             const ids = new Set(get().custom.map((c) => c.id));
             if (isKnownRef(ref, ids)) set({ scenario: ref, selectedToken: null, context: 'last' });
@@ -290,10 +360,13 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           context: s.context,
           compare: s.compare,
           tab: s.tab,
+          hubEndpoint: s.hubEndpoint,
+          provider: s.provider,
+          recent: s.recent,
         }),
         // Older or newer versions: keep what still passes sanitising rather than dropping the user's scenarios.
         migrate: (persisted) => sanitizePersisted(persisted),
-        merge: (persisted, current) => ({ ...current, ...sanitizePersisted(persisted) }),
+        merge: (persisted, current) => ({ ...current, ...sanitizePersisted(persisted), lostFolder: lostFolderOf(persisted) }),
         onRehydrateStorage: () => () => {
           store.setState({ hydrated: true });
         },
