@@ -91,7 +91,7 @@ test('kvscope ab: bad flags and inputs are one stderr line with exit 2', async (
     [['--max-new-tokens', '0'], /--max-new-tokens must be an integer ≥ 1/],
     [['--scenario', 'vancouver'], /has no A\/B variants \(scenarios with two: xfinity\)/],
     [['--scenario', 'nope'], /unknown scenario "nope"/],
-    [['--model', '/nonexistent/model'], /model folder not found/],
+    [['--model', '/nonexistent/model'], /model folder not found: \/nonexistent\/model/],
     [['--seeds'], /--seeds needs a value/],
   ] as const) {
     const r = await kvscope('ab', ...args);

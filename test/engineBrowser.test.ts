@@ -58,7 +58,19 @@ test('WebGPU agrees with WASM within 1e-3 on logits, attention and K/V (skipped 
   console.log('webgpu probe', out);
   if (!out.adapter) return t.skip('no WebGPU adapter in this Chromium');
   assert.equal(out.gpuProvider, 'webgpu');
-  for (const k of ['logitsDiff', 'attnDiff', 'kDiff', 'stepDiff']) assert.ok((out[k] as number) <= 1e-3, `${k} = ${out[k]}`);
+  assert.equal(out.resident, true, 'the K/V cache stays in GPU buffers between calls');
+  for (const k of ['logitsDiff', 'attnDiff', 'kDiff', 'stepDiff', 'forkStepDiff']) assert.ok((out[k] as number) <= 1e-3, `${k} = ${out[k]}`);
+  // The large-model plan runs on WebGPU too: layer 2 per head, the others as the head mean.
+  assert.equal(out.planProvider, 'webgpu');
+  assert.deepEqual(out.planDims, [2, 2, 3, 2]);
+  assert.ok((out.planDiff as number) <= 1e-3, `planDiff = ${out.planDiff}`);
+  // float16 weights: on WebGPU where the adapter has shader-f16, else on WASM with the reason named.
+  if (out.f16Features === true) assert.equal(out.f16Provider, 'webgpu');
+  else {
+    assert.equal(out.f16Provider, 'wasm');
+    assert.match(String(out.f16Note), /WebGPU unavailable, running on WASM: .*f16/);
+  }
+  assert.ok((out.f16Diff as number) <= 2e-2, `f16Diff = ${out.f16Diff} (float16 weights of float32 values, see graphOptions.test.ts)`);
 });
 
 test('the engine worker bundle in Chromium: loads with progress, renders a prompt in the worker, prefills and extends on threads', async () => {

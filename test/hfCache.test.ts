@@ -73,7 +73,9 @@ describe('resolveModelArg', () => {
   test('an existing folder is used as is; other text must be a repo id', async () => {
     const dir = join(root, 'src', 'tiny');
     assert.equal(await resolveModelArg(dir, {}, noNetwork), dir);
-    await rejectsWith(resolveModelArg(join(root, 'no-such-dir'), {}, noNetwork), 'bad_repo_id', 'no such folder', 'org/name');
+    // Written as a path: a folder that is not there (never looked up on the Hub).
+    await rejectsWith(resolveModelArg(join(root, 'no-such-dir'), {}, noNetwork), 'not_found', 'model folder not found');
+    await rejectsWith(resolveModelArg('not a repo', {}, noNetwork), 'bad_repo_id', 'no such folder', 'org/name');
   });
 
   test('a model downloaded with Python (refs → snapshot symlinks → blobs) is found without the network', async () => {

@@ -102,7 +102,7 @@ export function RuntimeNote({ loaded }: { loaded: LoadedModel | null }) {
   const t = useT();
   if (!loaded) return null;
   const { info } = loaded;
-  const why = info.provider === 'webgpu' ? null : (info.providerNote ?? (loaded.noAdapter ? t('provider.noAdapter') : null));
+  const why = info.provider === 'webgpu' ? null : (info.providerNote ?? (loaded.softwareAdapter ? t('provider.softwareAdapter') : loaded.noAdapter ? t('provider.noAdapter') : null));
   const text = t('model.provider', { provider: info.provider, threads: info.numThreads || 1 });
   return (
     <span data-role="model-runtime" data-provider={info.provider} className="muted small" title={why ?? undefined} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: 520 }}>

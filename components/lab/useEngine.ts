@@ -33,6 +33,8 @@ export interface LoadedModel {
   asked: ProviderChoice;
   /** True when auto chose WASM because the browser gave no WebGPU adapter. */
   noAdapter: boolean;
+  /** Auto found only a software WebGPU adapter (SwiftShader) and chose WASM. */
+  softwareAdapter: boolean;
 }
 
 type LoadProgress = { stage: string; fraction: number; file?: FileProgress };
@@ -114,10 +116,13 @@ export function useEngine(model: string | null, options: EngineOptions = DEFAULT
     if (!c || !choice || model === null) throw new Error(`cannot load ${model}: not an embedded model, a Hub repository or an open folder`);
     progress(STARTING);
     const { adapter } = await probeWebGpu();
-    const provider = resolveProvider(asked, adapter !== null);
-    const noAdapter = asked === 'auto' && adapter === null;
+    // Auto takes WebGPU only from a hardware adapter; a software one is still used when WebGPU is asked for.
+    const hardware = adapter !== null && !adapter.fallback;
+    const provider = asked === 'webgpu' ? resolveProvider(asked, adapter !== null) : resolveProvider(asked, hardware);
+    const noAdapter = asked === 'auto' && !hardware;
+    const softwareAdapter = asked === 'auto' && adapter !== null && adapter.fallback;
     const numThreads = Math.min(4, navigator.hardwareConcurrency || 1);
-    const done = (info: LoadResult, vocab: Vocab, generationConfig: unknown | null): LoadedModel => ({ id: model, info, vocab, generationConfig, asked, noAdapter });
+    const done = (info: LoadResult, vocab: Vocab, generationConfig: unknown | null): LoadedModel => ({ id: model, info, vocab, generationConfig, asked, noAdapter, softwareAdapter });
 
     if (choice.kind === 'embedded') {
       const card = EMBEDDED_MODELS.find((m) => m.id === choice.id)!;

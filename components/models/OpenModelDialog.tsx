@@ -66,7 +66,9 @@ export function OpenModelDialog({ onClose, initialRepo, autoCheck, endpoint, pro
         report = await preflight(files, budget, ac.signal, { fileNames: await files.list() });
       }
       if (ac.signal.aborted) return;
-      setCheck({ status: 'done', target, report, hasAdapter: (await probeWebGpu()).adapter !== null });
+      // As the engine decides (useEngine): Auto does not count a software adapter; WebGPU asked for does.
+      const { adapter } = await probeWebGpu();
+      setCheck({ status: 'done', target, report, hasAdapter: adapter !== null && (!adapter.fallback || provider === 'webgpu') });
     } catch (e) {
       if (ac.signal.aborted || isAbort(e)) return;
       setCheck({ status: 'error', kind: target.kind, error: e });

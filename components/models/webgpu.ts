@@ -5,7 +5,8 @@ import { WASM_HEAP_BYTES, type BrowserBudget } from '../../lib/model/preflight';
 
 interface GpuAdapterLike {
   limits?: { maxBufferSize?: number; maxStorageBufferBindingSize?: number };
-  info?: { vendor?: string; architecture?: string; description?: string };
+  info?: { vendor?: string; architecture?: string; description?: string; isFallbackAdapter?: boolean };
+  isFallbackAdapter?: boolean;
 }
 interface GpuLike {
   requestAdapter(options?: { powerPreference?: 'high-performance' | 'low-power' }): Promise<GpuAdapterLike | null>;
@@ -13,7 +14,7 @@ interface GpuLike {
 
 export interface WebGpuProbe {
   /** Buffer limits of the adapter, or null where there is none. */
-  adapter: null | { maxBufferSize: number; maxStorageBufferBindingSize: number; info: string };
+  adapter: null | { maxBufferSize: number; maxStorageBufferBindingSize: number; info: string; fallback: boolean };
 }
 
 let probe: Promise<WebGpuProbe> | null = null;
@@ -27,7 +28,9 @@ export function probeWebGpu(): Promise<WebGpuProbe> {
       const a = await gpu.requestAdapter({ powerPreference: 'high-performance' });
       if (!a) return { adapter: null };
       const info = [a.info?.vendor, a.info?.architecture, a.info?.description].filter((s) => s && s.trim()).join(' ');
-      return { adapter: { maxBufferSize: a.limits?.maxBufferSize ?? 256 * 1024 ** 2, maxStorageBufferBindingSize: a.limits?.maxStorageBufferBindingSize ?? 128 * 1024 ** 2, info } };
+      // A software adapter (SwiftShader, e.g. Chromium without a GPU) runs WebGPU on the CPU, far slower than WASM.
+      const fallback = a.info?.isFallbackAdapter === true || a.isFallbackAdapter === true || /swiftshader/i.test(info);
+      return { adapter: { maxBufferSize: a.limits?.maxBufferSize ?? 256 * 1024 ** 2, maxStorageBufferBindingSize: a.limits?.maxStorageBufferBindingSize ?? 128 * 1024 ** 2, info, fallback } };
     } catch {
       return { adapter: null };
     }

@@ -109,6 +109,10 @@ export interface ResolveOptions {
  */
 export async function resolveModelArg(arg: string, env: Env = process.env, fetchFn: FetchFn = (u, i) => fetch(u, i), opts: ResolveOptions = {}): Promise<string> {
   if (await isDirectory(arg)) return arg;
+  // Something written as a path (absolute, ./, ../, ~, or more than org/name) is a folder that is not there.
+  if (!/^https?:\/\//i.test(arg) && (/^(\/|\.{1,2}\/|~)|\\/.test(arg) || arg.split('/').length > 2)) {
+    throw new ModelSourceError('not_found', `model folder not found: ${arg}`, { text: arg });
+  }
   let ref;
   try {
     ref = parseRepoId(arg);

@@ -80,6 +80,9 @@ export class StreamedExternalData extends Uint8Array {
   override subarray(begin = 0, end?: number): Uint8Array<ArrayBuffer> {
     const s = this.segs.get(begin);
     if (!s || end !== begin + s.length) throw new EngineError(`external data: no weight at bytes [${begin}, ${end})`);
+    // The previous weight's bytes are garbage once ORT has copied them; where a collector is exposed (the CLI
+    // exposes one), collect before reading the next: −290 MB peak on the 0.6B shape (docs/BENCHMARKS.md).
+    (globalThis as { gc?: () => void }).gc?.();
     const b = s.bytes();
     if (b.length !== s.length) throw new EngineError(`external data: ${s.name} has ${b.length} bytes, expected ${s.length}`);
     return b as Uint8Array<ArrayBuffer>;
@@ -140,6 +143,30 @@ function sliceCache(c: LayerCache, kvHeads: number, from: number, to: number, he
   return { k, v };
 }
 
+/** Writes `k`/`v` (this call's rows) at element `at` of a position-major layer cache, growing it by half when full. */
+function appendRows(c: LayerCache, at: number, k: Float32Array, v: Float32Array): LayerCache {
+  const need = at + k.length;
+  let out = c;
+  if (need > c.k.length) {
+    const cap = Math.ceil(Math.max(need * 1.25, c.k.length * 1.5)); // room for the steps that usually follow
+    const nk = new Float32Array(cap);
+    const nv = new Float32Array(cap);
+    nk.set(c.k.subarray(0, at));
+    nv.set(c.v.subarray(0, at));
+    out = { k: nk, v: nv };
+  }
+  out.k.set(k, at);
+  out.v.set(v, at);
+  return out;
+}
+
+/** The first n rows of a position-major [rows, kvHeads, headDim] array, as a new head-major [kvHeads, n, headDim] array. */
+function headMajor(a: Float32Array, n: number, kvHeads: number, headDim: number): Float32Array {
+  const out = new Float32Array(kvHeads * n * headDim);
+  for (let p = 0; p < n; p++) for (let h = 0; h < kvHeads; h++) out.set(a.subarray((p * kvHeads + h) * headDim, (p * kvHeads + h + 1) * headDim), (h * n + p) * headDim);
+  return out;
+}
+
 export class EngineSession {
   readonly config: ModelConfig;
   readonly options: GraphOptions;
@@ -151,6 +178,12 @@ export class EngineSession {
   private session: OrtModule.InferenceSession;
   private ort: Ort;
   private cache: LayerCache[];
+  /**
+   * kvLayout 'position': per layer K and V as [capacity, kvHeads, headDim]; the first `length` rows are the cache.
+   * Each call's new rows are appended in place (capacity grows by half when full), so the past fed to the next call
+   * is a prefix view, a rewind only shortens the length, and no call copies the whole cache back from the runtime.
+   */
+  private rows: LayerCache[] | null = null;
   /** With residentKv: the cache as the runtime's tensors (GPU buffers on WebGPU); null when `cache` holds it. */
   private resident: { k: OrtModule.Tensor; v: OrtModule.Tensor }[] | null = null;
   residentKv = false;
@@ -170,13 +203,38 @@ export class EngineSession {
     this.weightType = weightType;
     this.buildMs = buildMs;
     this.cache = Array.from({ length: config.numLayers }, () => ({ k: new Float32Array(0), v: new Float32Array(0) }));
+    if (options.kvLayout === 'position') this.rows = Array.from({ length: config.numLayers }, () => ({ k: new Float32Array(0), v: new Float32Array(0) }));
   }
 
+  /**
+   * Builds the graph for the provider asked for and creates its session. On WebGPU the session must also survive
+   * one first run (a kernel can fail only when it runs: float16 shaders on an adapter without shader-f16); if
+   * either fails, the model is built again for WASM (with WASM's plan) and `providerNote` says why.
+   */
   static async create(ort: Ort, ckpt: Checkpoint, opts: EngineOptions = {}): Promise<EngineSession> {
     const t0 = performance.now();
+    if ((opts.executionProvider ?? 'wasm') === 'webgpu') {
+      let gpu: EngineSession | undefined;
+      try {
+        gpu = await EngineSession.createOn(ort, ckpt, opts, 'webgpu', t0);
+        await gpu.firstRun();
+        return gpu;
+      } catch (e) {
+        await gpu?.dispose().catch(() => undefined);
+        const wasm = await EngineSession.createOn(ort, ckpt, { ...opts, residentKv: opts.residentKv === true ? true : undefined }, 'wasm', t0);
+        wasm.providerNote = `WebGPU unavailable, running on WASM: ${(e as Error).message}`;
+        return wasm;
+      }
+    }
+    return EngineSession.createOn(ort, ckpt, opts, 'wasm', t0);
+  }
+
+  private static async createOn(ort: Ort, ckpt: Checkpoint, opts: EngineOptions, provider: ExecutionProvider, t0: number): Promise<EngineSession> {
     opts.onProgress?.('building graph', 0.1);
-    const want = opts.executionProvider ?? 'wasm';
-    const graph = { ...largeModelPlan(ckpt, want), ...opts.graph };
+    // The cache is appended to position-major (kvLayout 'position') unless it stays in the runtime (residentKv on
+    // WebGPU feeds the present outputs back as they are) or the caller chose.
+    const resident = opts.residentKv ?? provider === 'webgpu';
+    const graph: Partial<GraphOptions> = { ...largeModelPlan(ckpt, provider), kvLayout: resident ? 'head' : 'position', ...opts.graph };
     // A plan's per-head maps of one layer go with reduced maps only ('full' has every head already; 'none' has no attention).
     if (opts.graph?.headLayerInput === undefined && graph.attention !== 'mean' && graph.attention !== 'max') graph.headLayerInput = false;
     const built = buildGraph(ckpt, graph);
@@ -186,25 +244,21 @@ export class EngineSession {
       ...opts.sessionOptions,
     };
     opts.onProgress?.('compiling graph', 0.5);
-    let session: OrtModule.InferenceSession | undefined;
-    let provider: ExecutionProvider = 'wasm';
-    let note: string | undefined;
-    if (want === 'webgpu') {
-      try {
-        const kvOutputs = (opts.residentKv ?? true) && built.options.presentKv ? built.outputNames.filter((n) => n.startsWith('present_')) : [];
-        session = await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'webgpu', extra, kvOutputs));
-        provider = 'webgpu';
-      } catch (e) {
-        // No adapter or an unsupported kernel: fall back to WASM and keep the reason for the UI.
-        note = `WebGPU unavailable, running on WASM: ${(e as Error).message}`;
-      }
-    }
-    session ??= await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, 'wasm', extra));
+    const kvOutputs = provider === 'webgpu' && resident && built.options.presentKv ? built.outputNames.filter((n) => n.startsWith('present_')) : [];
+    const session = await ort.InferenceSession.create(built.bytes, sessionOptions(built.weightType, provider, extra, kvOutputs));
     opts.onProgress?.('ready', 1);
     const engine = new EngineSession(ort, session, ckpt.config, built.options, provider, built.weightType, performance.now() - t0);
-    engine.providerNote = note;
-    engine.residentKv = built.options.presentKv && (opts.residentKv ?? provider === 'webgpu');
+    // Resident only with the head layout (present outputs fed back); with residentKv asked for on WASM the same
+    // code path runs with CPU tensors.
+    engine.residentKv = built.options.presentKv && built.options.kvLayout === 'head' && resident;
     return engine;
+  }
+
+  /** One token from an empty cache, then an empty cache again: makes the runtime compile and run every kernel once. */
+  private async firstRun(): Promise<void> {
+    const attnRows = this.options.attention !== 'none' && this.options.attentionRows === 'input' ? [0] : undefined;
+    await this.prefill([0], attnRows);
+    this.fork(0);
   }
 
   /** Token ids currently in the cache. */
@@ -288,9 +342,16 @@ export class EngineSession {
       feeds[io.attnLayer] = new ort.Tensor('int64', BigInt64Array.from([BigInt(hl)]), [1]);
     }
     const resident = this.resident;
+    const row = c.numKvHeads * c.headDim;
     for (let l = 0; l < c.numLayers; l++) {
-      feeds[io.pastKey(l)] = resident ? resident[l]!.k : new ort.Tensor('float32', this.cache[l]!.k, [c.numKvHeads, past, c.headDim]);
-      feeds[io.pastValue(l)] = resident ? resident[l]!.v : new ort.Tensor('float32', this.cache[l]!.v, [c.numKvHeads, past, c.headDim]);
+      if (this.rows) {
+        const r = this.rows[l]!;
+        feeds[io.pastKey(l)] = new ort.Tensor('float32', r.k.subarray(0, past * row), [past, c.numKvHeads, c.headDim]);
+        feeds[io.pastValue(l)] = new ort.Tensor('float32', r.v.subarray(0, past * row), [past, c.numKvHeads, c.headDim]);
+      } else {
+        feeds[io.pastKey(l)] = resident ? resident[l]!.k : new ort.Tensor('float32', this.cache[l]!.k, [c.numKvHeads, past, c.headDim]);
+        feeds[io.pastValue(l)] = resident ? resident[l]!.v : new ort.Tensor('float32', this.cache[l]!.v, [c.numKvHeads, past, c.headDim]);
+      }
     }
     this.busy = true;
     const t0 = performance.now();
@@ -311,6 +372,8 @@ export class EngineSession {
         // The outputs become the cache as they are (on WebGPU: GPU buffers); the previous ones are released.
         this.resident = Array.from({ length: c.numLayers }, (_, l) => ({ k: out[io.presentKey(l)]!, v: out[io.presentValue(l)]! }));
         resident?.forEach((r) => (r.k.dispose(), r.v.dispose()));
+      } else if (this.rows) {
+        for (let l = 0; l < c.numLayers; l++) this.rows[l] = appendRows(this.rows[l]!, past * row, get(io.newKey(l)).data, get(io.newValue(l)).data);
       } else for (let l = 0; l < c.numLayers; l++) this.cache[l] = { k: get(io.presentKey(l)).data, v: get(io.presentValue(l)).data };
       this._ids = [...this._ids, ...ids];
       this._positions = [...this._positions, ...ids.map((_, i) => start + i)];
@@ -372,7 +435,8 @@ export class EngineSession {
     this.needHostCache('fork');
     const c = this.config;
     const from = this._ids.length;
-    this.cache = this.cache.map((layer) => sliceCache(layer, c.numKvHeads, from, length, c.headDim));
+    // Position-major: the rows past `length` are simply overwritten by the next append.
+    if (!this.rows) this.cache = this.cache.map((layer) => sliceCache(layer, c.numKvHeads, from, length, c.headDim));
     this._ids = this._ids.slice(0, length);
     this._positions = this._positions.slice(0, length);
     // The next token follows the last entry kept (its true position; `length` on an un-evicted cache).
@@ -397,7 +461,11 @@ export class EngineSession {
     if (keep.length === from) return;
     this.needHostCache('evict');
     const c = this.config;
-    this.cache = this.cache.map((layer) => gatherCache(layer, c.numKvHeads, from, keep, c.headDim));
+    if (this.rows) {
+      // Position-major: move the kept rows down in place (keep is ascending, so no row is overwritten before it moves).
+      const row = c.numKvHeads * c.headDim;
+      for (const r of this.rows) keep.forEach((i, j) => (i !== j ? (r.k.copyWithin(j * row, i * row, (i + 1) * row), r.v.copyWithin(j * row, i * row, (i + 1) * row)) : undefined));
+    } else this.cache = this.cache.map((layer) => gatherCache(layer, c.numKvHeads, from, keep, c.headDim));
     this._ids = keep.map((i) => this._ids[i]!);
     this._positions = keep.map((i) => this._positions[i]!);
   }
@@ -406,9 +474,11 @@ export class EngineSession {
   kv(layer: number): { k: Tensor; v: Tensor } {
     const c = this.config;
     this.needHostCache('kv');
-    const l = this.cache[layer];
+    const l = this.rows ? this.rows[layer] : this.cache[layer];
     if (!l) throw new EngineError(`no layer ${layer} (the model has ${c.numLayers})`);
-    const dims = [c.numKvHeads, this._ids.length, c.headDim];
+    const n = this._ids.length;
+    const dims = [c.numKvHeads, n, c.headDim];
+    if (this.rows) return { k: { data: headMajor(l.k, n, c.numKvHeads, c.headDim), dims }, v: { data: headMajor(l.v, n, c.numKvHeads, c.headDim), dims: [...dims] } };
     return { k: { data: l.k.slice(), dims }, v: { data: l.v.slice(), dims: [...dims] } };
   }
 

@@ -31,6 +31,7 @@ export const modelsStrings = {
   'provider.webgpuTitle': { en: 'Run on the GPU through WebGPU; falls back to WASM where it cannot start (reloads the model)', zh: '通过 WebGPU 在 GPU 上运行；无法启动时回退到 WASM（会重新加载模型）' },
   'provider.wasmTitle': { en: 'Run on the CPU through WebAssembly, within its 4 GiB of memory (reloads the model)', zh: '通过 WebAssembly 在 CPU 上运行，内存上限 4 GiB（会重新加载模型）' },
   'provider.noAdapter': { en: 'no WebGPU adapter in this browser', zh: '此浏览器没有 WebGPU 适配器' },
+  'provider.softwareAdapter': { en: 'only a software WebGPU adapter here (slower than WASM); choose WebGPU to use it anyway', zh: '此处只有软件实现的 WebGPU 适配器（比 WASM 慢）；如仍要使用，请选择 WebGPU' },
   'provider.why': { en: 'not on WebGPU: {reason}', zh: '未使用 WebGPU：{reason}' },
 
   // The load line

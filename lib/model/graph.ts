@@ -58,6 +58,14 @@ export interface GraphOptions {
    * and the layer being looked at in full, without the full tensor of every layer (7.5 GB at 28 × 16 × 2,048²).
    */
   headLayerInput: boolean;
+  /**
+   * How past K/V come in and go out. `head`: inputs `past_*` [kvHeads, P, headDim], outputs `present_*`
+   * [kvHeads, P+T, headDim] (the whole cache, every call). `position`: inputs `past_*` [P, kvHeads, headDim] and
+   * outputs `new_*` [T, kvHeads, headDim], only this call's entries, so the engine appends them to a cache it
+   * keeps position-major (a prefix of it is the next past, without a copy) instead of receiving the whole cache
+   * back each step (docs/BENCHMARKS.md, "Appending to the cache").
+   */
+  kvLayout: 'head' | 'position';
 }
 
 export const DEFAULT_GRAPH_OPTIONS: GraphOptions = {
@@ -71,6 +79,7 @@ export const DEFAULT_GRAPH_OPTIONS: GraphOptions = {
   attentionInLayer: false,
   externalData: false,
   headLayerInput: false,
+  kvLayout: 'head',
 };
 
 /** Above this many bytes of float32 weights `weights: 'auto'` stores 16-bit weights (Qwen2.5-0.5B and up). */
@@ -111,6 +120,8 @@ export const io = {
   logits: 'logits', // float32 [T or 1, vocab]
   presentKey: (l: number) => `present_key_${l}`, // float32 [kvHeads, P+T, headDim] (post norm, post RoPE)
   presentValue: (l: number) => `present_value_${l}`,
+  newKey: (l: number) => `new_key_${l}`, // float32 [T, kvHeads, headDim] (kvLayout 'position')
+  newValue: (l: number) => `new_value_${l}`,
   attn: (l: number) => `attn_${l}`,
   attnLayer: 'attn_layer', // int64 [1]: the layer whose per-head maps `attn_heads_l` carry (headLayerInput)
   attnHeads: (l: number) => `attn_heads_${l}`,
@@ -306,7 +317,8 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
   };
 
   // Causal mask from positions: key j is visible to a query at position p when j ≤ p.
-  const pastLen0 = b.op('Gather', [b.op('Shape', [io.pastKey(0)]), b.i64([1], [])], { axis: int(0) });
+  const byPosition = o.kvLayout === 'position';
+  const pastLen0 = b.op('Gather', [b.op('Shape', [io.pastKey(0)]), b.i64([byPosition ? 0 : 1], [])], { axis: int(0) });
   const T = b.op('Gather', [b.op('Shape', [io.inputIds]), b.i64([0], [])], { axis: int(0) });
   const S = b.op('Add', [pastLen0, T]);
   const keyPos = b.op('Range', [b.i64([0], []), S, b.i64([1], [])]);
@@ -339,15 +351,30 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
     }
     q = rope(q);
     k = rope(k);
-    const presentK = b.op('Concat', [io.pastKey(l), k], { axis: int(1) }, o.presentKv ? io.presentKey(l) : undefined);
-    const presentV = b.op('Concat', [io.pastValue(l), v], { axis: int(1) }, o.presentKv ? io.presentValue(l) : undefined);
-    if (o.presentKv) {
-      outputs.push({ name: io.presentKey(l), elemType: f, shape: [nKV, 'total', hd] });
-      outputs.push({ name: io.presentValue(l), elemType: f, shape: [nKV, 'total', hd] });
+    let kT: string; // [nKV, hd, S]
+    let presentV: string; // [nKV, S, hd]
+    if (byPosition) {
+      // Concatenate position-major ([S, nKV, hd]); K's transpose below was needed anyway, V's is the one extra.
+      const toPos = (x: string, name?: string) => b.op('Transpose', [x], { perm: ints([1, 0, 2]) }, name);
+      const kNew = toPos(k, o.presentKv ? io.newKey(l) : undefined);
+      const vNew = toPos(v, o.presentKv ? io.newValue(l) : undefined);
+      if (o.presentKv) {
+        outputs.push({ name: io.newKey(l), elemType: f, shape: ['tokens', nKV, hd] });
+        outputs.push({ name: io.newValue(l), elemType: f, shape: ['tokens', nKV, hd] });
+      }
+      kT = b.op('Transpose', [b.op('Concat', [io.pastKey(l), kNew], { axis: int(0) })], { perm: ints([1, 2, 0]) });
+      presentV = toPos(b.op('Concat', [io.pastValue(l), vNew], { axis: int(0) }));
+    } else {
+      const presentK = b.op('Concat', [io.pastKey(l), k], { axis: int(1) }, o.presentKv ? io.presentKey(l) : undefined);
+      presentV = b.op('Concat', [io.pastValue(l), v], { axis: int(1) }, o.presentKv ? io.presentValue(l) : undefined);
+      if (o.presentKv) {
+        outputs.push({ name: io.presentKey(l), elemType: f, shape: [nKV, 'total', hd] });
+        outputs.push({ name: io.presentValue(l), elemType: f, shape: [nKV, 'total', hd] });
+      }
+      kT = b.op('Transpose', [presentK], { perm: ints([0, 2, 1]) });
     }
     // Grouped-query attention without copying K/V: query heads h = kv·g + j share kv head kv (HF repeat_kv order).
     const qg = b.op('Reshape', [q, b.i64([nKV, -1, hd])]); // [nKV, g·T, hd]
-    const kT = b.op('Transpose', [presentK], { perm: ints([0, 2, 1]) });
     const scores = b.op('Mul', [b.op('MatMul', [qg, kT]), scale]); // [nKV, g·T, S]
     const masked = b.op('Add', [b.op('Reshape', [scores, b.i64([nH, -1, 0])]), mask]); // [nH, T, S]
     const probs = b.op('Softmax', [masked], { axis: int(-1) });
@@ -417,8 +444,9 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
   if (o.attention !== 'none' && o.attentionRows === 'input') inputs.push({ name: io.attnRows, elemType: DataType.INT64, shape: ['rows'] });
   if (o.headLayerInput) inputs.push({ name: io.attnLayer, elemType: DataType.INT64, shape: [1] });
   for (let l = 0; l < c.numLayers; l++) {
-    inputs.push({ name: io.pastKey(l), elemType: f, shape: [nKV, 'past', hd] });
-    inputs.push({ name: io.pastValue(l), elemType: f, shape: [nKV, 'past', hd] });
+    const pastShape = byPosition ? ['past', nKV, hd] : [nKV, 'past', hd];
+    inputs.push({ name: io.pastKey(l), elemType: f, shape: pastShape });
+    inputs.push({ name: io.pastValue(l), elemType: f, shape: pastShape });
   }
   const bytes = encodeModel({ name: `kvscope_${c.modelType}`, nodes: b.nodes, initializers: b.inits, inputs, outputs }, OPSET);
   const external = o.externalData ? { location: EXTERNAL_DATA_LOCATION, segments, total: extOffset } : undefined;

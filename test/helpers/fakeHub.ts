@@ -124,7 +124,8 @@ export async function startFakeHub(opts: FakeHubOptions): Promise<FakeHub> {
       return;
     }
     // Streamed from disk: shards of real-shaped checkpoints are hundreds of MB.
-    if (opts.cut && cutsLeft > 0 && path.endsWith(opts.cut.path)) {
+    // Only a transfer longer than the cut is cut (a preflight's small range reads pass).
+    if (opts.cut && cutsLeft > 0 && path.endsWith(opts.cut.path) && end - start > opts.cut.afterBytes) {
       cutsLeft--;
       const n = Math.min(end - start, opts.cut.afterBytes);
       log.bytes = n;
