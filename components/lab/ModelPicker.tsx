@@ -105,9 +105,17 @@ export function RuntimeNote({ loaded }: { loaded: LoadedModel | null }) {
   const why = info.provider === 'webgpu' ? null : (info.providerNote ?? (loaded.softwareAdapter ? t('provider.softwareAdapter') : loaded.noAdapter ? t('provider.noAdapter') : null));
   const text = t('model.provider', { provider: info.provider, threads: info.numThreads || 1 });
   return (
-    <span data-role="model-runtime" data-provider={info.provider} className="muted small" title={why ?? undefined} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: 520 }}>
+    <span data-role="model-runtime" data-provider={info.provider} className="muted small" title={why ?? undefined} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: 320 }}>
       {text}
-      {why && ` · ${t('provider.why', { reason: why })}`}
+      {/* The reason in a tooltip: a long sentence here squeezed the header into extra lines at 1280 px. */}
+      {why && (
+        <>
+          {' · '}
+          <abbr title={t('provider.why', { reason: why })} aria-label={t('provider.why', { reason: why })}>
+            {t('provider.whyShort')}
+          </abbr>
+        </>
+      )}
     </span>
   );
 }

@@ -33,6 +33,7 @@ export const modelsStrings = {
   'provider.noAdapter': { en: 'no WebGPU adapter in this browser', zh: '此浏览器没有 WebGPU 适配器' },
   'provider.softwareAdapter': { en: 'only a software WebGPU adapter here (slower than WASM); choose WebGPU to use it anyway', zh: '此处只有软件实现的 WebGPU 适配器（比 WASM 慢）；如仍要使用，请选择 WebGPU' },
   'provider.why': { en: 'not on WebGPU: {reason}', zh: '未使用 WebGPU：{reason}' },
+  'provider.whyShort': { en: 'not WebGPU (why?)', zh: '非 WebGPU（原因？）' },
 
   // The load line
   'models.fileBytes': { en: '{loaded} of {total}', zh: '{loaded} / 共 {total}' },
