@@ -32,7 +32,7 @@ export function CompareFigure({ model, request, context, view, onView, selected,
   const busy = engine.phase.kind === 'loading' || stage !== null;
   return (
     <div data-role="compare-figure" data-model={model} data-ready={data && shown.matrix && !busy ? 'true' : 'false'} data-tokens={data?.tokens ?? 0} style={{ display: 'grid', gap: 'var(--sp-1)' }}>
-      <h3 style={{ margin: 0, fontSize: 'var(--fs-md)', lineHeight: 1.2 }}>{model}</h3>
+      <h3 style={{ margin: 0, fontSize: 'var(--fs-md)', lineHeight: 1 }}>{model}</h3>
       {engine.phase.kind === 'failed' && <div role="alert">{t('error.prefix', { message: engine.phase.message })}</div>}
       {error && <div role="alert">{t('error.prefix', { message: error })}</div>}
       {busy && !data && (
