@@ -16,11 +16,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
-import { loadTokenizerDir } from '../lib/cli/tokenizerDir';
 import { EngineSession } from '../lib/engine/session';
-import { buildPrompt } from '../lib/prompt/prompt';
-import type { ChatRequest } from '../lib/scenarios/types';
-import { ensureRealCheckpoint } from '../test/helpers/realCheckpoints';
+import { ensureRealCheckpoint, requestOfTokens } from '../test/helpers/realCheckpoints';
 import { benchIds } from './common';
 import { QWEN3_06B_CONFIG } from './randomWeights';
 
@@ -87,20 +84,9 @@ function runCase(name: string, dir: string): Record<string, unknown> {
   return r;
 }
 
-/** A request of about `target` tokens under the checkpoint's own template. */
-function request(dir: string, target: number): { request: ChatRequest; tokens: number } {
-  const tok = loadTokenizerDir(dir);
-  const sentence = 'The agent appends each tool result at the end of the context and never edits the prefix. ';
-  for (let n = 1; ; n++) {
-    const req: ChatRequest = { messages: [{ role: 'system', content: 'You are a careful assistant.' }, { role: 'user', content: sentence.repeat(n) + 'Summarise.' }] };
-    const tokens = buildPrompt(tok, req, { addGenerationPrompt: true }).ids.length;
-    if (tokens >= target) return { request: req, tokens };
-  }
-}
-
 function analyze(dir: string): Record<string, unknown> {
   const tmp = mkdtempSync(join(tmpdir(), 'kvscope-bench-'));
-  const { request: req, tokens } = request(dir, 571);
+  const { request: req, tokens } = requestOfTokens(dir, 571, 'The agent appends each tool result at the end of the context and never edits the prefix. ');
   const file = join(tmp, 'request.json');
   writeFileSync(file, JSON.stringify(req));
   process.stderr.write(`  analyze (${tokens} tokens) …`);

@@ -13,12 +13,9 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium, trackedPage } from './helpers/browser';
 import { startFakeHub, type FakeHub } from './helpers/fakeHub';
-import { ensureRealCheckpoint } from './helpers/realCheckpoints';
+import { ensureRealCheckpoint, requestOfTokens } from './helpers/realCheckpoints';
 import { ensureBuiltOut } from './helpers/staticBuild';
 import { serveStatic } from './helpers/staticServer';
-import { loadTokenizerDir } from '../lib/cli/tokenizerDir';
-import { buildPrompt } from '../lib/prompt/prompt';
-import type { ChatRequest } from '../lib/scenarios/types';
 
 let browser: Awaited<ReturnType<typeof launchChromium>>;
 let server: Awaited<ReturnType<typeof serveStatic>>;
@@ -33,22 +30,6 @@ const QWEN25 = 'Qwen/Qwen2.5-0.5B-Instruct';
 const SMOL_SHARD = `${SMOL}/resolve/main/model.safetensors`;
 /** Screenshots for a person to look at (CI keeps test-results/ as an artefact). */
 const FIGURES = 'test-results/figures/models';
-
-/** A request of about 1,024 tokens under Qwen3's template (measured with the checkpoint's own tokenizer). */
-function longRequest(dir: string): { request: ChatRequest; tokens: number } {
-  const tok = loadTokenizerDir(dir);
-  const sentence = 'The agent reads the tool result, appends it to the context, and keeps the prefix unchanged so the cache stays valid. ';
-  for (let n = 20; ; n += 2) {
-    const request: ChatRequest = {
-      messages: [
-        { role: 'system', content: 'You are a careful assistant.' },
-        { role: 'user', content: sentence.repeat(n) + 'Summarise.' },
-      ],
-    };
-    const tokens = buildPrompt(tok, request, { addGenerationPrompt: true }).ids.length;
-    if (tokens >= 1024) return { request, tokens };
-  }
-}
 
 before(async () => {
   ensureBuiltOut();
@@ -67,7 +48,8 @@ before(async () => {
   });
   mkdirSync(FIGURES, { recursive: true });
   fixtures = mkdtempSync(join(tmpdir(), 'kvscope-hub-e2e-'));
-  const long = longRequest(dirs.qwen3);
+  // About 1,024 tokens under Qwen3's template (measured with the checkpoint's own tokenizer).
+  const long = requestOfTokens(dirs.qwen3, 1024, 'The agent reads the tool result, appends it to the context, and keeps the prefix unchanged so the cache stays valid. ');
   longTokens = long.tokens;
   writeFileSync(join(fixtures, 'long-request.json'), JSON.stringify(long.request));
   server = await serveStatic({ '/': 'out', '/fixtures/': fixtures }, { isolated: true });

