@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium } from './helpers/browser';
 import { kvscope } from './helpers/cli';
 import { serveStatic } from './helpers/staticServer';
+import { resetAppStorage, savedStateText } from './helpers/appStorage';
 import { STRINGS } from '../lib/i18n';
 import { CATALOG } from '../lib/scenarios/catalog';
 import { scenarioRequest } from '../lib/scenarios';
@@ -155,9 +156,8 @@ async function copyBeijing(page: Page) {
 /** Opens the app with empty storage (the browser profile is shared by the tests in this file). */
 async function openApp(page: Page) {
   await page.setViewportSize({ width: 1400, height: 1000 });
+  await resetAppStorage(page, server.url);
   await page.goto(server.url + '/');
-  await page.evaluate(() => localStorage.clear());
-  await page.reload();
   await waitReady(page);
 }
 
@@ -356,10 +356,9 @@ test('without cross-origin isolation (a plain static host) the app still runs, o
   const plain = await serveStatic({ '/': 'out' }, { isolated: false });
   const { page, errors } = await trackedPage();
   try {
+    await resetAppStorage(page, plain.url);
     await page.goto(plain.url + '/');
     assert.equal(await page.evaluate(() => crossOriginIsolated), false);
-    await page.evaluate(() => localStorage.clear());
-    await page.reload();
     await waitReady(page);
     assert.equal(await page.getAttribute('#status', 'data-tokens'), '411');
     assert.match((await page.textContent('[data-role="model-runtime"]')) ?? '', /wasm, 1 thread/);
@@ -521,7 +520,10 @@ test('a share link opens the same custom scenario and view as a new scenario in 
   const edited = JSON.stringify({ messages: [{ role: 'user', content: '上海 的 天气 怎么样' }] }, null, 2);
   await page.fill('[data-role="request-editor"] textarea', edited);
   // Accepted as the last good version (the text and the request both hold it in the saved state).
-  await page.waitForFunction(() => (localStorage.getItem('kvscope:state') ?? '').split('上海').length - 1 >= 2);
+  for (let i = 0; (await savedStateText(page)).split('上海').length - 1 < 2; i++) {
+    assert.ok(i < 100, 'the edited request reaches the saved state');
+    await page.waitForTimeout(100);
+  }
   await page.waitForSelector('#status[data-ready="true"]');
   await page.selectOption('[data-control="layer"]', '2');
   await page.click('[data-role="share-link"]');
@@ -648,9 +650,9 @@ test('import: a run log by ?url= and an attention file by file picker; both surv
   await page.waitForFunction(
     () =>
       new Promise<boolean>((resolve) => {
-        const req = indexedDB.open('kvscope-imports');
+        const req = indexedDB.open('kvscope');
         req.onsuccess = () => {
-          const get = req.result.transaction('meta').objectStore('meta').getAll();
+          const get = req.result.transaction('importMeta').objectStore('importMeta').getAll();
           get.onsuccess = () => {
             resolve((get.result as { name: string }[]).some((m) => m.name === 'translation run'));
             req.result.close();

@@ -66,7 +66,8 @@ test('validator errors of a real invalid request land on the lines of their fiel
   // The same errors as the validator gives for the text itself.
   const v = validateRequest(BROKEN);
   assert.ok(!v.ok);
-  if (!v.ok) assert.deepEqual(r.errors.map((e) => ({ path: e.path, message: e.message })), v.errors);
+  if (!v.ok) assert.deepEqual(r.errors.map((e) => ({ path: e.path, message: e.message, key: e.key, params: e.params })), v.errors.map((e) => ({ path: e.path, message: e.message, key: e.key, params: e.params })));
+
 });
 
 test('the key line is marked with its value when they are on different lines', () => {

@@ -11,6 +11,7 @@ import { chunkIds, checkRequest, collectTransfers, truncateChunks, type LoadPara
 import { EngineSession } from '../lib/engine/session';
 import type { Tensor } from '../lib/tensor';
 import { loadCheckpoint } from '../lib/model/checkpoint';
+import { describe as describeMessage, errorData } from '../lib/i18n/message';
 import { startNodeWorker, type NodeWorkerHandle } from './helpers/nodeWorker';
 
 // A browser Worker must fit the client's WorkerLike (checked by the compiler only).
@@ -129,6 +130,11 @@ describe('engine worker', () => {
     await client.prefill(ids(20, 2));
     const bad = await rejectsWith(client.extend([1, 99999]), 'engine');
     assert.match(bad.message, /vocabulary/);
+    // The engine's coded message crosses the worker as data: the page shows it in its own language.
+    assert.equal(bad.key, 'msg.engine.session.tokenOutside');
+    assert.deepEqual(errorData(bad).coded, { key: 'msg.engine.session.tokenOutside', params: { id: 99999, last: 8910 } });
+    assert.match(describeMessage('zh', bad), /token id 99999 不在词表范围内/);
+    assert.equal(describeMessage('en', bad), bad.message);
     assert.equal(client.length, 20, 'a refused extend changes nothing');
     await rejectsWith(client.fork(21), 'engine');
     await rejectsWith(client.readKv(9), 'engine');
@@ -233,7 +239,13 @@ describe('engine host and client without a model', () => {
     const c = new EngineClient(silent, { timeoutMs: 50 });
     const restarted = once(c, 'restarted');
     await rejectsWith(c.fork(0), 'worker_crashed');
-    assert.deepEqual(await restarted, { reason: 'no message from the worker for 50 ms', reloaded: false, replayed: 0 });
+    assert.deepEqual(await restarted, {
+      reason: 'no message from the worker for 50 ms',
+      reasonCoded: { key: 'msg.engine.client.silent', params: { ms: 50 } },
+      reloaded: false,
+      replayed: 0,
+    });
+    assert.equal(describeMessage('zh', { message: 'x', coded: (await restarted).reasonCoded }), 'worker 已有 50 ms 没有任何消息');
     assert.equal(made, 2);
     c.terminate();
 

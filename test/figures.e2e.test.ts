@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { countColour } from './helpers/pixels';
 import { launchChromium } from './helpers/browser';
 import { serveStatic } from './helpers/staticServer';
+import { resetAppStorage } from './helpers/appStorage';
 import { ensureBuiltOut } from './helpers/staticBuild';
 import { readModelDir } from '../lib/cli/modelDir';
 import { createTokenizer } from '../lib/prompt/tokenizer';
@@ -49,8 +50,7 @@ async function open(w: number, h: number, opts: { lang?: 'en' | 'zh'; query?: st
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.setViewportSize({ width: w, height: h });
-  await page.goto(server.url + '/');
-  await page.evaluate(() => localStorage.clear());
+  await resetAppStorage(page, server.url);
   await page.goto(server.url + '/' + (opts.query ?? ''));
   await page.waitForSelector(READY.attention, { timeout: 90_000, state: 'attached' });
   if (opts.lang === 'zh') {

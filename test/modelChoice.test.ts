@@ -18,8 +18,8 @@ import {
 } from '../lib/state/modelChoice';
 import type { PreflightReason } from '../lib/model/preflight';
 import { ModelSourceError } from '../lib/model/source/types';
-import { translate, type Lang, type StringKey } from '../lib/i18n';
-import { errorSentence, isAbort, reasonSentence } from '../components/models/reasonText';
+import { describe, errorData, message } from '../lib/i18n/message';
+import { isAbort, reasonSentence } from '../components/models/reasonText';
 import { normaliseEntries, registerFolder, registeredFolder, workerFiles } from '../components/models/folderRegistry';
 import { formatDuration, formatRate, progressParts } from '../components/models/progressText';
 
@@ -111,22 +111,32 @@ test('loadPlan: the resolved runtime when it can run it, else the other one, els
   assert.deepEqual(!refused.ok && refused.reasons.map((x) => x.code), ['quantized', 'supported']);
 });
 
-test('reasons and source errors: the English sentence as lib/model wrote it; Chinese worded from the code with formatted params', () => {
-  const t = (lang: Lang) => (key: StringKey, params?: Record<string, string | number>) => translate(lang, key, params);
-  const fit: PreflightReason = { code: 'wasm_too_large', level: 'fail', params: { tokens: 1024, bytes: 5 * 1024 ** 3, budget: 3.5 * 1024 ** 3, heap: 4 * 1024 ** 3, margin: 512 * 1024 ** 2, maxTokens: 900 }, text: 'English as written' };
-  assert.equal(reasonSentence(t('en'), 'en', fit), 'English as written');
-  assert.equal(reasonSentence(t('zh'), 'zh', fit), '1,024 个 token 时 WASM 堆约需 5 GiB，超过 3.5 GiB（4 GiB 的堆减去 512 MiB 余量）；最多可容纳 900 个 token。');
-  // maxTokens 0: the weights alone do not fit.
-  assert.match(reasonSentence(t('zh'), 'zh', { ...fit, params: { ...fit.params, maxTokens: 0 } }), /^仅权重/);
-  // A template whose params are missing falls back to the English sentence.
-  assert.equal(reasonSentence(t('zh'), 'zh', { code: 'header_corrupt', level: 'fail', params: { file: 'a.safetensors', tensor: 'x', other: 'b.safetensors' }, text: 'x is in both' }), 'x is in both');
+test('reasons and source errors: the English sentence as lib/model wrote it; other languages from the message', () => {
+  const fit: PreflightReason = {
+    code: 'wasm_too_large',
+    level: 'fail',
+    params: { tokens: 1024, bytes: 5 * 1024 ** 3, budget: 3.5 * 1024 ** 3, heap: 4 * 1024 ** 3, margin: 512 * 1024 ** 2, maxTokens: 900 },
+    message: message('msg.model.pf.wasmTooLarge', { tokens: '1,024', bytes: '5 GiB', budget: '3.5 GiB', heap: '4 GiB', margin: '512 MiB', maxTokens: '900' }),
+    text: 'English as written',
+  };
+  assert.equal(reasonSentence('en', fit), 'English as written');
+  assert.equal(reasonSentence('zh', fit), '1,024 个 token 时 WASM 堆约需 5 GiB，超过 3.5 GiB（4 GiB 的 WASM 堆减去 512 MiB 余量）；最多可容纳 900 个 token。');
+  // A refusal that wraps an error (a header that cannot be read) shows that error's message, its place first.
+  const corrupt: PreflightReason = { code: 'header_corrupt', level: 'fail', params: {}, message: message('msg.model.st.headerTooLong', { length: 1e9, max: 104857600 }, 'a.safetensors: safetensors'), text: '' };
+  assert.equal(reasonSentence('zh', corrupt), 'a.safetensors: safetensors：文件头长度 1000000000 超过 104857600 字节');
 
-  const gated = new ModelSourceError('gated', 'Qwen/Gated answered HTTP 401 …', { repo: 'Qwen/Gated', status: 401, url: 'https://huggingface.co/Qwen/Gated/resolve/main/config.json', file: 'config.json', revision: 'main' });
-  assert.equal(errorSentence(t('en'), 'en', gated), 'Qwen/Gated answered HTTP 401 …');
-  assert.match(errorSentence(t('zh'), 'zh', gated), /^Qwen\/Gated 返回 HTTP 401：.*huggingface-cli download Qwen\/Gated/);
-  assert.equal(errorSentence(t('zh'), 'zh', new ModelSourceError('not_found', 'The folder x has no tokenizer.json.', { file: 'tokenizer.json' })), '该模型中没有 tokenizer.json。');
-  assert.equal(errorSentence(t('zh'), 'zh', new Error('plain')), 'plain');
-  assert.equal(isAbort(new ModelSourceError('aborted', 'cancelled')), true);
+  const gated = new ModelSourceError('gated', 'msg.model.hub.gated', { repo: 'Qwen/Gated', status: 401, url: 'https://huggingface.co/Qwen/Gated/resolve/main/config.json', file: 'config.json', revision: 'main' });
+  assert.match(describe('en', gated), /^Qwen\/Gated answered HTTP 401 at https:.*huggingface-cli download Qwen\/Gated/);
+  assert.equal(describe('en', gated), gated.message);
+  assert.match(describe('zh', gated), /^Qwen\/Gated 在 https:\S+ 返回 HTTP 401：.*huggingface-cli download Qwen\/Gated/);
+  assert.equal(gated.params.status, 401);
+  const missing = new ModelSourceError('not_found', 'msg.model.src.folderMissing', { name: 'x', file: 'tokenizer.json' });
+  assert.equal(missing.message, 'The folder x has no file tokenizer.json.');
+  assert.equal(describe('zh', missing), '文件夹 x 中没有文件 tokenizer.json。');
+  // Through a worker the error is plain data: its message survives.
+  assert.equal(describe('zh', errorData(missing)), '文件夹 x 中没有文件 tokenizer.json。');
+  assert.equal(describe('zh', new Error('plain')), 'plain');
+  assert.equal(isAbort(new ModelSourceError('aborted', 'msg.model.src.readCancelled', { file: 'x' })), true);
   assert.equal(isAbort(new DOMException('x', 'AbortError')), true);
   assert.equal(isAbort(gated), false);
 });

@@ -10,6 +10,7 @@ import { realShape } from '../lib/model/realShapes';
 import { parseSafetensorsHeader, readHeaderLength } from '../lib/model/safetensors';
 import type { ModelFiles } from '../lib/model/source/types';
 import { ensureRealCheckpoint, folderFiles, planFiles } from './helpers/realCheckpoints';
+import { messageText } from '../lib/i18n/message';
 
 const MiB = 1024 ** 2;
 const GiB = 1024 ** 3;
@@ -80,7 +81,21 @@ function memFiles(entries: Record<string, string | Uint8Array>): ModelFiles & { 
 
 const small = randomConfigJson({ family: 'qwen3' });
 
+/**
+ * Every reason carries its message: in English it is the reason's text (a wrapped error's text adds a full
+ * stop), and in Chinese it is worded, not left in English.
+ */
+function assertWorded(r: PreflightReport): void {
+  for (const x of [...r.refusals, ...r.notes, ...r.verdicts.wasm.reasons, ...r.verdicts.webgpu.reasons]) {
+    const en = messageText('en', x.message);
+    assert.ok(x.text === en || x.text === `${en}.`, `${x.code}: text ${JSON.stringify(x.text)} is not its message ${JSON.stringify(en)}`);
+    const zh = messageText('zh', x.message);
+    assert.match(zh, /\p{Script=Han}/u, `${x.code}: ${zh}`);
+  }
+}
+
 function assertRefused(r: PreflightReport, code: string, text: RegExp): void {
+  assertWorded(r);
   assert.equal(r.supported, false, `expected a refusal ${code}`);
   const hit = r.refusals.find((x) => x.code === code);
   assert.ok(hit, `refusals ${JSON.stringify(r.refusals.map((x) => x.code))} lack ${code}`);
@@ -101,6 +116,7 @@ function assertRefused(r: PreflightReport, code: string, text: RegExp): void {
 test('qwen3-0.6b, two shards: numbers from the headers alone, only header bytes read', async () => {
   const files = planFiles(realShape('qwen3-0.6b'));
   const r = await preflight(files, BIG_GPU);
+  assertWorded(r);
   assert.equal(r.supported, true, JSON.stringify(r.refusals));
   assert.deepEqual(r.model, {
     family: 'qwen3', modelType: 'qwen3', architecture: 'Qwen3ForCausalLM', layers: 28, heads: 16, kvHeads: 8, headDim: 128,
@@ -156,6 +172,7 @@ test('qwen3-0.6b, two shards: numbers from the headers alone, only header bytes 
 
 test('WebGPU: the embedding does not fit the default 128 MiB binding; no adapter; a small WASM heap; low device memory', async () => {
   const r = await preflight(planFiles(realShape('qwen3-0.6b')), { ...DEFAULT_GPU, deviceMemoryGiB: 2 });
+  assertWorded(r);
   assert.equal(r.supported, true);
   assert.equal(r.verdicts.webgpu.ok, false);
   const why = r.verdicts.webgpu.reasons[0]!;
@@ -168,6 +185,7 @@ test('WebGPU: the embedding does not fit the default 128 MiB binding; no adapter
   assert.ok(r.verdicts.wasm.reasons.some((x) => x.code === 'device_memory_low' && x.level === 'warn'));
 
   const none = await preflight(planFiles(realShape('qwen3-0.6b')), { webgpu: null, wasmHeapBytes: 1 * GiB });
+  assertWorded(none);
   assert.deepEqual(none.verdicts.webgpu.reasons.map((x) => x.code), ['webgpu_unavailable']);
   assert.equal(none.verdicts.wasm.ok, false);
   assert.equal(none.verdicts.wasm.reasons[0]!.code, 'wasm_too_large');
@@ -177,6 +195,7 @@ test('WebGPU: the embedding does not fit the default 128 MiB binding; no adapter
 
 test('smollm2-135m: float32 embedding fits 128 MiB, but one layer of attention at 2,048 tokens does not', async () => {
   const r = await preflight(planFiles(realShape('smollm2-135m')), DEFAULT_GPU);
+  assertWorded(r);
   assert.equal(r.supported, true, JSON.stringify(r.refusals));
   assert.equal(r.parameters, 134_515_008); // SmolLM2-135M's published count
   assert.equal(r.weights!.engineType, 'float32');

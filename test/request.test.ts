@@ -129,7 +129,10 @@ test('errors are collected up to the cap, and the rest counted', () => {
   const errs = errors(validateRequest({ messages: bad }));
   assert.equal(errs.length, 21);
   assert.equal(errs[19]!.path, 'messages[19].role');
-  assert.deepEqual(errs[20], { path: 'request', message: '10 more error(s) not shown' });
+  assert.deepEqual({ path: errs[20]!.path, message: errs[20]!.message }, { path: 'request', message: '10 more error(s) not shown' });
+  // Coded for the interface's language: the count is a parameter.
+  assert.deepEqual([errs[20]!.key, errs[20]!.params], ['msg.import.req.more', { n: 10 }]);
+
 });
 
 test('content parts are flattened; non-text parts are errors naming their path', () => {

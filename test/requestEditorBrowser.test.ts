@@ -190,10 +190,11 @@ test('a syntax error shows its line and column, disables format; format pretty-p
   await page.close();
 });
 
-test('labels follow the language (简体中文); validator messages stay as they are', async () => {
+test('labels and the validator messages follow the language (简体中文); paths stay as they are', async () => {
   const { page, errors } = await open(BROKEN, 'zh');
   assert.equal((await page.textContent('[data-role="editor-status"]'))?.trim(), '✗ 3 个错误 — 视图仍显示上一个有效版本');
-  assert.equal((await errorItems(page))[1]!.text, '第 12 行: messages[3].tool_call_id: missing');
+  assert.equal((await errorItems(page))[1]!.text, '第 12 行: messages[3].tool_call_id：缺失');
+
   assert.equal(await page.textContent('[data-role="editor-format"]'), '格式化');
   assert.equal(await page.getByLabel('请求（JSON：messages 与 tools）').getAttribute('data-role'), 'editor-text');
   assert.deepEqual(errors, []);

@@ -1,8 +1,14 @@
 // The persisted app state: survives a "reload" (a new store over the same storage), sanitises whatever
 // storage holds, keeps invalid edits as text without replacing the last good request, reports storage errors.
+// Over a string storage (as before) and over IndexedDB (fake-indexeddb): the move from localStorage, a full
+// quota that keeps what was saved, no silent cap on custom scenarios.
+import 'fake-indexeddb/auto';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createKvscopeStore, customOf, customRef, defaultState, sanitizePersisted, STORAGE_KEY } from '../lib/state/store';
+import { IDBFactory } from 'fake-indexeddb';
+import { createKvscopeStore, customOf, customRef, defaultState, MAX_CUSTOM, sanitizePersisted, STORAGE_KEY, type CustomScenario } from '../lib/state/store';
+import { KvscopeDb, type IdbFactoryLike } from '../lib/state/db';
+import { quotaFactory } from './helpers/quotaIdb';
 import { scenarioRequest } from '../lib/scenarios';
 import { EMBEDDED_MODELS, parseModelCard } from '../lib/model/embedded';
 import { CATALOG, isScenarioRef } from '../lib/scenarios/catalog';
@@ -37,7 +43,7 @@ test('settings and custom scenarios survive a reload', async () => {
   a.getState().setModel('kvscope-tiny-sink');
   a.getState().setView({ layer: 2, head: 3, scale: 'log', colormap: 'magma', hideSink: true, pinned: [7, 0, 7, -1] });
   const good = scenarioRequest('beijing');
-  const id = a.getState().createCustom('my case', JSON.stringify(good), good);
+  const id = a.getState().createCustom('my case', JSON.stringify(good), good)!;
   a.getState().editCustomText(id, '{"messages": [');
   a.getState().setContext(0);
   a.getState().setSelectedToken(7);
@@ -137,7 +143,7 @@ test('actions refuse unknown models and scenario refs; deleting the open custom 
   assert.equal(a.getState().scenario, 'vancouver');
   a.getState().setScenario('xfinity:with-status');
   assert.equal(a.getState().scenario, 'xfinity:with-status');
-  const id = a.getState().createCustom('  ', '{}', null);
+  const id = a.getState().createCustom('  ', '{}', null)!;
   assert.equal(a.getState().custom[0]!.name, id);
   a.getState().deleteCustom(id);
   assert.equal(a.getState().scenario, 'vancouver');
@@ -244,4 +250,120 @@ test('Hub endpoint and provider: persisted, normalised, invalid values refused o
   assert.deepEqual(s.recent, ['hub:a/b@main'], 'only Hub choices, canonical, once');
   assert.equal(s.model, 'hub:x/y@refs/pr/3');
   assert.equal(sanitizePersisted({ recent: Array.from({ length: 20 }, (_, i) => `hub:o/m${i}`) }).recent.length, 8);
+});
+
+// ---- IndexedDB ------------------------------------------------------------------------------------------
+
+class Local extends MemoryStorage {}
+
+async function freshDb(factory: IdbFactoryLike, extra: { legacy?: Local; estimate?: () => Promise<{ usage?: number; quota?: number }> } = {}) {
+  const s = createKvscopeStore({ db: { db: new KvscopeDb(factory), ...extra }, now: () => 1_700_000_000_000 });
+  await s.persist.rehydrate();
+  return s;
+}
+
+test('over IndexedDB: settings and a half-typed scenario survive a reload', async () => {
+  const f = new IDBFactory() as unknown as IdbFactoryLike;
+  const a = await freshDb(f);
+  assert.equal(a.getState().hydrated, true);
+  a.getState().setLang('zh');
+  const id = a.getState().createCustom('draft', '{"messages": [', null)!;
+  a.getState().editCustomText(id, '{"messages": [{"role": "user"');
+  await a.flushed!();
+  const b = await freshDb(f);
+  assert.equal(b.getState().lang, 'zh');
+  assert.equal(b.getState().scenario, customRef(id));
+  assert.equal(customOf(b.getState(), b.getState().scenario)!.text, '{"messages": [{"role": "user"');
+});
+
+test('over IndexedDB: the localStorage state of older versions moves in on the first load, and the key goes', async () => {
+  const f = new IDBFactory() as unknown as IdbFactoryLike;
+  const legacy = new Local();
+  const good = scenarioRequest('beijing');
+  legacy.setItem(STORAGE_KEY, JSON.stringify({ state: { ...defaultState(), lang: 'zh', scenario: 'custom:old1', custom: [{ id: 'old1', name: 'mine', text: 'typed', lastGood: good, createdAt: 3 }] }, version: 1 }));
+  const a = await freshDb(f, { legacy });
+  assert.equal(a.getState().lang, 'zh');
+  assert.equal(customOf(a.getState(), a.getState().scenario)!.text, 'typed');
+  assert.equal(legacy.getItem(STORAGE_KEY), null, 'removed once verified');
+  const b = await freshDb(f, { legacy });
+  assert.equal(b.getState().lang, 'zh');
+  assert.deepEqual(customOf(b.getState(), b.getState().scenario)!.lastGood, good);
+});
+
+test('over IndexedDB: nothing is written before the stored state was read (defaults never overwrite it)', async () => {
+  const f = new IDBFactory() as unknown as IdbFactoryLike;
+  const a = await freshDb(f);
+  a.getState().setLang('zh');
+  await a.flushed!();
+  const b = createKvscopeStore({ db: { db: new KvscopeDb(f) } });
+  b.getState().setTab('kv'); // before rehydration
+  await b.persist.rehydrate();
+  assert.equal(b.getState().lang, 'zh');
+  const c = await freshDb(f);
+  assert.equal(c.getState().lang, 'zh');
+});
+
+test('over IndexedDB: a full quota is reported with what was not saved and how full storage is; saved data stays, the edit stays in the page', async () => {
+  const q = quotaFactory(new IDBFactory() as unknown as IdbFactoryLike);
+  const estimate = async () => ({ usage: 4_900_000, quota: 5_000_000 });
+  const a = await freshDb(q.factory, { estimate });
+  const id = a.getState().createCustom('kept', '{"messages": []}', null)!;
+  await a.flushed!();
+  q.limit(200);
+  a.getState().editCustomText(id, 'x'.repeat(10_000));
+  await a.flushed!();
+  await new Promise((r) => setTimeout(r, 10)); // the estimate arrives after the failure
+  const p = a.getState().persistProblem;
+  assert.ok(p, 'a problem is reported');
+  assert.equal(p.code, 'quota');
+  assert.deepEqual(p.what, { kind: 'scenario', name: 'kept' });
+  assert.equal(p.usage, 4_900_000);
+  assert.equal(p.quota, 5_000_000);
+  assert.equal(customOf(a.getState(), customRef(id))!.text.length, 10_000, 'the edit is still in the page');
+  assert.equal(customOf((await freshDb(q.factory)).getState(), customRef(id))!.text, '{"messages": []}', 'the last saved text is intact');
+  // Space again: the next save writes the change that failed, and the notice goes.
+  q.limit(Infinity);
+  a.getState().setLang('zh');
+  await a.flushed!();
+  assert.equal(a.getState().persistProblem, null);
+  assert.equal(customOf((await freshDb(q.factory)).getState(), customRef(id))!.text.length, 10_000);
+});
+
+test('over IndexedDB: a database that cannot be read is never written (it would replace the stored state with defaults)', async () => {
+  const f = new IDBFactory() as unknown as IdbFactoryLike;
+  const a = await freshDb(f);
+  a.getState().setLang('zh');
+  await a.flushed!();
+  const db = new KvscopeDb(f);
+  let writes = 0;
+  db.loadState = async () => {
+    throw new Error('read failed');
+  };
+  db.saveState = async () => {
+    writes++;
+    return { settings: true, put: [], deleted: [] };
+  };
+  const b = createKvscopeStore({ db: { db } });
+  await b.persist.rehydrate();
+  assert.equal(b.getState().persistProblem?.code, 'read');
+  b.getState().setLang('en');
+  await b.flushed!();
+  assert.equal(writes, 0);
+  assert.equal((await freshDb(f)).getState().lang, 'zh');
+});
+
+test('no silent cap: at MAX_CUSTOM, creating adds nothing unless the user agreed to replace one; a longer stored list is kept whole', async () => {
+  const full: CustomScenario[] = Array.from({ length: MAX_CUSTOM }, (_, i) => ({ id: `c${i}`, name: `n${i}`, text: '', lastGood: null, createdAt: i }));
+  const storage = new MemoryStorage();
+  storage.setItem(STORAGE_KEY, JSON.stringify({ state: { custom: full }, version: 1 }));
+  const a = await fresh(storage);
+  assert.equal(a.getState().createCustom('one more', '{}', null), null);
+  assert.equal(a.getState().custom.length, MAX_CUSTOM);
+  assert.equal(a.getState().custom[0]!.id, 'c0', 'nothing dropped');
+  const id = a.getState().createCustom('one more', '{}', null, 'c0');
+  assert.ok(id);
+  assert.deepEqual(a.getState().custom.map((c) => c.id).slice(0, 2), ['c1', 'c2']);
+  assert.equal(a.getState().custom.at(-1)!.name, 'one more');
+  const more = [...full, { id: 'extra', name: 'x', text: '', lastGood: null, createdAt: 99 }];
+  assert.equal(sanitizePersisted({ custom: more }).custom.length, MAX_CUSTOM + 1);
 });

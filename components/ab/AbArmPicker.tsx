@@ -3,12 +3,13 @@
 // pair cannot be compared, errors, and the preparation's progress. The header names the arms and sizes.
 import type { CustomScenario } from '../../lib/state/store';
 import { ScenarioOptions } from '../scenario/ScenarioOptions';
-import { useT } from '../common/i18n';
+import { useDescribe, useT } from '../common/i18n';
 import { STAGES, type AbArms, type ArmChoice } from './useAbArms';
 import { abStyle } from './abStyle';
 
 export function AbArmPicker({ choice, arms, custom }: { choice: ArmChoice; arms: AbArms; custom: CustomScenario[] }) {
   const t = useT();
+  const describe = useDescribe();
   const { mode, own, setOwn } = choice;
   const { stage, error } = arms;
   const options = <ScenarioOptions custom={custom} validOnly />;
@@ -43,7 +44,7 @@ export function AbArmPicker({ choice, arms, custom }: { choice: ArmChoice; arms:
       )}
       {error && (
         <div role="alert" style={abStyle.error}>
-          {t('error.prefix', { message: error })}
+          {t('error.prefix', { message: describe(error) })}
         </div>
       )}
     </section>

@@ -16,7 +16,7 @@ import type { Vocab } from '../../lib/prompt/vocab';
 import type { CustomScenario } from '../../lib/state/store';
 import type { Analysed } from '../../lib/state/analysed';
 import { ViewHeader } from '../common/ViewHeader';
-import { useT } from '../common/i18n';
+import { useDescribe, useT } from '../common/i18n';
 import { AbAlignment, SharedRows } from './AbAlignment';
 import { AbArmPicker } from './AbArmPicker';
 import { AbHeatmaps } from './AbHeatmaps';
@@ -46,6 +46,7 @@ export interface AbLabProps {
 
 export function AbLab({ client, scenario, custom, generationConfig, vocab, model }: AbLabProps) {
   const t = useT();
+  const describe = useDescribe();
   const choice = useArmChoice(scenario, custom);
   const arms = useAbArms(client, choice);
   const seeds = useSeedRuns(client, arms, generationConfig, vocab);
@@ -132,7 +133,7 @@ export function AbLab({ client, scenario, custom, generationConfig, vocab, model
             />
             {seeds.error && (
               <div role="alert" style={abStyle.error}>
-                {t('error.prefix', { message: seeds.error })}
+                {t('error.prefix', { message: describe(seeds.error) })}
               </div>
             )}
             <GeneratedBars regions={regions} armTitles={titlesAB} layer={lc} max={barMax} />

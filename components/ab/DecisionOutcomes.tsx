@@ -7,7 +7,8 @@ import { memo } from 'react';
 import type { SamplingSettings } from '../../lib/generate/sampling';
 import type { SeedRun } from '../../lib/generate/abSeeds';
 import { tallyDecisions } from '../../lib/analysis/abArms';
-import { useT, type T } from '../common/i18n';
+import { useDescribe, useT, type T } from '../common/i18n';
+import type { TaskFailure } from '../../lib/util/latestTask';
 import { CallNames, DECISION_COLORS, SeedTable } from './SeedOutputs';
 
 export interface GenSettings {
@@ -17,7 +18,7 @@ export interface GenSettings {
 }
 
 /** The sampling settings of generation_config.json (or the defaults without one), or why they cannot be read. */
-export type Sampling = { ok: true; settings: SamplingSettings; fromFile: boolean } | { ok: false; error: string };
+export type Sampling = { ok: true; settings: SamplingSettings; fromFile: boolean } | { ok: false; error: TaskFailure };
 
 export interface GenProgress {
   arm: 'A' | 'B';
@@ -94,6 +95,7 @@ export function DecisionLegend() {
 
 export const DecisionOutcomes = memo(function DecisionOutcomes(p: DecisionOutcomesProps) {
   const t = useT();
+  const describe = useDescribe();
   const { settings, result } = p;
   const num = (key: keyof GenSettings, min: number, max: number) => (
     <input
@@ -131,7 +133,7 @@ export const DecisionOutcomes = memo(function DecisionOutcomes(p: DecisionOutcom
       <div style={{ fontSize: 'var(--fs-sm)', color: 'var(--c-text)' }} data-role="ab-sampling">
         {p.sampling.ok
           ? t(p.sampling.fromFile ? 'ab.gen.fromFile' : 'ab.gen.fromDefaults', { how: samplingText(t, p.sampling.settings), first: settings.firstSeed, last: settings.firstSeed + settings.seeds - 1 })
-          : t('error.prefix', { message: p.sampling.error })}
+          : t('error.prefix', { message: describe(p.sampling.error) })}
         {p.sampling.ok && !p.sampling.settings.doSample && <div style={{ color: 'var(--c-warn)' }}>{t('ab.gen.greedyNote')}</div>}
       </div>
       {p.whyNot && <div style={{ color: 'var(--c-warn)', fontSize: 'var(--fs-sm)' }}>{p.whyNot}</div>}

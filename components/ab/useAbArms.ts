@@ -16,6 +16,8 @@ import { getScenario, parseScenarioRef, scenarioRequest } from '../../lib/scenar
 import { customOf, type CustomScenario } from '../../lib/state/store';
 import { useEngineTask } from '../hooks/useEngineTask';
 import { useLang, useT } from '../common/i18n';
+import { CodedError } from '../../lib/i18n/message';
+import type { TaskFailure } from '../../lib/util/latestTask';
 import { renderPrompt } from '../../lib/engine/renderPrompt';
 
 /** The built-in pair: Xfinity without (A) and with (B) the status bar. */
@@ -101,11 +103,11 @@ export interface AbArms {
   preparedKey: string | null;
   /** The step running, or null. */
   stage: Stage | null;
-  error: string | null;
+  /** Why preparing the pair failed (show it with useDescribe). */
+  error: TaskFailure | null;
 }
 
 export function useAbArms(client: EngineClient, choice: ArmChoice): AbArms {
-  const t = useT();
   const { refs, requests, pairError } = choice;
   const [reqA, reqB] = requests;
   const key = pairError || !reqA || !reqB ? null : `${refs[0]}|${refs[1]}|${JSON.stringify(reqA)}|${JSON.stringify(reqB)}`;
@@ -117,8 +119,8 @@ export function useAbArms(client: EngineClient, choice: ArmChoice): AbArms {
     const prefill = async (p: Prompt) => {
       const t0 = performance.now();
       const r = await client.prefill(p.ids, { signal });
-      if (!r.attention.length) throw new Error(t('ab.err.noAttention'));
-      if (!r.logits) throw new Error(t('ab.err.noLogits'));
+      if (!r.attention.length) throw new CodedError('ab.err.noAttention');
+      if (!r.logits) throw new CodedError('ab.err.noLogits');
       return { attention: r.attention, lastLogits: lastRow(r.logits).slice(), ms: performance.now() - t0 };
     };
     progress('prefillA');
@@ -147,5 +149,5 @@ export function useAbArms(client: EngineClient, choice: ArmChoice): AbArms {
       base: { A: regionsForRef(refs[0], pa), B: regionsForRef(refs[1], pb) },
     };
   });
-  return { pairKey: task.key, prepared: task.value, preparedKey: task.valueKey, stage: task.running ? (task.progress ?? 'render') : null, error: task.error };
+  return { pairKey: task.key, prepared: task.value, preparedKey: task.valueKey, stage: task.running ? (task.progress ?? 'render') : null, error: task.failure ?? null };
 }

@@ -8,6 +8,8 @@ import { runSeeds, type SeedEngine } from '../../lib/generate/abSeeds';
 import { parseGenerationConfig } from '../../lib/generate/sampling';
 import { decodeTokens, specialTokenIds, tokenStrings } from '../../lib/generate/decodeTokens';
 import type { Vocab } from '../../lib/prompt/vocab';
+import { errorData } from '../../lib/i18n/message';
+import type { TaskFailure } from '../../lib/util/latestTask';
 import type { GenProgress, GenResult, GenSettings, Sampling } from './DecisionOutcomes';
 import type { AbArms } from './useAbArms';
 
@@ -26,7 +28,8 @@ export interface SeedRuns {
   result: GenResult | null;
   progress: GenProgress | null;
   running: boolean;
-  error: string | null;
+  /** Why the last run failed (show it with useDescribe). */
+  error: TaskFailure | null;
   run: () => void;
   stop: () => void;
 }
@@ -37,13 +40,13 @@ export function useSeedRuns(client: EngineClient, arms: AbArms, generationConfig
   const [result, setResult] = useState<GenResult | null>(null);
   const [progress, setProgress] = useState<GenProgress | null>(null);
   const [running, setRunning] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<TaskFailure | null>(null);
   const abort = useRef<AbortController | null>(null);
   const sampling = useMemo((): Sampling => {
     try {
       return { ok: true, settings: parseGenerationConfig(generationConfig ?? undefined), fromFile: generationConfig !== null && generationConfig !== undefined };
     } catch (e) {
-      return { ok: false, error: (e as Error).message };
+      return { ok: false, error: errorData(e) };
     }
   }, [generationConfig]);
   const strings = useMemo(() => (vocab ? { strings: tokenStrings(vocab), special: specialTokenIds(vocab) } : null), [vocab]);
@@ -100,7 +103,7 @@ export function useSeedRuns(client: EngineClient, arms: AbArms, generationConfig
         }
       }
     } catch (e) {
-      if (abort.current === ctrl) setError((e as Error).message);
+      if (abort.current === ctrl) setError(errorData(e));
     }
     if (abort.current !== ctrl) return; // superseded (new arms, unmount)
     setResult((g) => g && { ...g, aborted, finished: !aborted });

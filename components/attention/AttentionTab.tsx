@@ -99,7 +99,7 @@ export function AttentionTab(props: AttentionTabProps) {
         <div style={{ flex: '0 0 auto', display: 'grid', gap: 'var(--sp-1)' }}>
           {second && <h3 style={{ margin: 0, fontSize: 'var(--fs-md)', lineHeight: 1 }}>{model}</h3>}
           {shown.matrix && (
-            <HeatmapSection data={data} shown={shown} matrix={shown.matrix} view={view} onView={onView} model={model} scenario={scenario} selected={selected} onSelect={onSelect} px={px} />
+            <HeatmapSection data={data} shown={shown} matrix={shown.matrix} view={view} onView={onView} model={model} scenario={scenario} selected={selected} onSelect={onSelect} px={px} copySource />
           )}
         </div>
         {second && (

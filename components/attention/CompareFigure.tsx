@@ -5,7 +5,7 @@
 // model returns the layer looked at per head and the others as head means: its own note and button say so.
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { ContextChoice, ViewSettings } from '../../lib/state/store';
-import { useT } from '../common/i18n';
+import { useDescribe, useT } from '../common/i18n';
 import { useAttentionRun } from '../lab/useAttentionRun';
 import { useEngine } from '../lab/useEngine';
 import { HeadModeNote } from './HeadModeNote';
@@ -26,6 +26,7 @@ export interface CompareFigureProps {
 
 export function CompareFigure({ model, request, context, view, onView, selected, onSelect, scenario, px }: CompareFigureProps) {
   const t = useT();
+  const describe = useDescribe();
   const engine = useEngine(model);
   const { data, stage, error, perHead } = useAttentionRun(engine, model, request, context, view.layer);
   const shown = useAttentionView(data, view);
@@ -33,8 +34,8 @@ export function CompareFigure({ model, request, context, view, onView, selected,
   return (
     <div data-role="compare-figure" data-model={model} data-ready={data && shown.matrix && !busy ? 'true' : 'false'} data-tokens={data?.tokens ?? 0} style={{ display: 'grid', gap: 'var(--sp-1)' }}>
       <h3 style={{ margin: 0, fontSize: 'var(--fs-md)', lineHeight: 1 }}>{model}</h3>
-      {engine.phase.kind === 'failed' && <div role="alert">{t('error.prefix', { message: engine.phase.message })}</div>}
-      {error && <div role="alert">{t('error.prefix', { message: error })}</div>}
+      {engine.phase.kind === 'failed' && <div role="alert">{t('error.prefix', { message: describe(engine.phase.failure) })}</div>}
+      {error && <div role="alert">{t('error.prefix', { message: describe(error) })}</div>}
       {busy && !data && (
         <div aria-live="polite" className="muted small">
           <progress style={{ width: 90, verticalAlign: 'middle' }} /> {t(engine.phase.kind === 'loading' ? 'compare.loading' : 'run.running', { model })}

@@ -11,6 +11,7 @@ import { paintRgba, type ColormapName, type Scale } from '../../lib/view/colorma
 import { rowBox } from '../../lib/view/heatmapAxis';
 import { PIN_LIMIT, pinnedKeys, pinnedLayout, stripAt, togglePinned, type PinnedLayout } from '../../lib/view/pinnedColumns';
 import { MARK_COLORS, SEGMENT_COLORS } from '../../lib/view/palette';
+import { COPY_MARK, markBox } from '../../lib/view/copySource';
 import { cellAt, isPooled, rasterize, type Viewport } from '../../lib/view/viewport';
 import type { Span } from '../../lib/prompt/prompt';
 import { MatrixCanvas, useDevicePixelRatio } from '../charts/MatrixCanvas';
@@ -51,6 +52,8 @@ export interface HeatmapProps {
   onPinned?: (keys: number[]) => void;
   /** Drawn under the figure, before the window readout (e.g. the colour legend). */
   footer?: ReactNode;
+  /** A cell ringed on the canvas (the copy source of the selected row, docs/CONCEPTS.md#copy-source), or null. */
+  mark?: { q: number; k: number } | null;
 }
 
 const NO_PINS: readonly number[] = [];
@@ -58,6 +61,8 @@ const NO_PINS: readonly number[] = [];
 const GAP = 2;
 /** CSS px the pinned strips may take together (one strip 16 px, four 10 px each). */
 const PIN_BUDGET = 48;
+/** The smallest side of the ring around a marked cell (CSS px). */
+const MARK_MIN_PX = 10;
 /** The selection outline: 2 px of MARK_COLORS.select with a 1 px white halo on both sides, 3 px off the row. */
 const OUTLINE = 3;
 
@@ -97,7 +102,7 @@ const outlineStyle = (x: number, y: number, w: number, h: number) =>
     zIndex: 2,
   }) as const;
 
-export function Heatmap({ initialView, matrix, size, labels, scale, map, spans, messageCount, px = 640, absentText, selected, onSelect, pinned, onPinned, footer }: HeatmapProps) {
+export function Heatmap({ initialView, matrix, size, labels, scale, map, spans, messageCount, px = 640, absentText, selected, onSelect, pinned, onPinned, footer, mark = null }: HeatmapProps) {
   const t = useT();
   const labelPx = useLabelPx();
   const canvasRef = useRef<HTMLCanvasElement>(null);
@@ -143,6 +148,36 @@ export function Heatmap({ initialView, matrix, size, labels, scale, map, spans, 
       paintRgba(buf, dev, dev, scale, map, out);
     },
     [matrix, size, scale, map, vp.q0, vp.k0, vp.span, dev],
+  );
+
+  // The marked cell: a ring of at least MARK_MIN_PX CSS px around it (a cell can be under a pixel wide) in COPY_MARK
+  // on a white halo, and a notch over its column at the top edge, so it is found at any zoom.
+  const markQ = mark?.q ?? -1;
+  const markK = mark?.k ?? -1;
+  const overlay = useCallback(
+    (ctx: CanvasRenderingContext2D) => {
+      if (markQ < 0 || markK < 0) return;
+      const lw = Math.max(1, Math.round(dpr));
+      const b = markBox({ q0: vp.q0, k0: vp.k0, span: vp.span }, dev, markQ, markK, MARK_MIN_PX * dpr);
+      if (!b) return;
+      const ring = (colour: string, width: number) => {
+        ctx.strokeStyle = colour;
+        ctx.lineWidth = width;
+        ctx.strokeRect(b.x - lw, b.y - lw, b.w + 2 * lw, b.h + 2 * lw);
+      };
+      ring('#ffffff', 4 * lw);
+      ring(COPY_MARK, 2 * lw);
+      const cx = b.x + b.w / 2;
+      const n = 5 * lw;
+      ctx.fillStyle = COPY_MARK;
+      ctx.beginPath();
+      ctx.moveTo(cx - n, 0);
+      ctx.lineTo(cx + n, 0);
+      ctx.lineTo(cx, 1.6 * n);
+      ctx.closePath();
+      ctx.fill();
+    },
+    [markQ, markK, vp.q0, vp.k0, vp.span, dev, dpr],
   );
 
   const onBandMove = (vertical: boolean) => (e: PointerEvent<HTMLCanvasElement>) => {
@@ -272,8 +307,10 @@ export function Heatmap({ initialView, matrix, size, labels, scale, map, spans, 
             rows={dev}
             cols={dev}
             paint={paint}
+            overlay={overlay}
             mark="kvscope:heatmap-painted"
             data-role="heatmap"
+            data-copy-mark={mark ? `${mark.q} ${mark.k}` : undefined}
             data-view={`${vp.q0} ${vp.k0} ${vp.span}`}
             aria-label={t('heatmap.aria')}
             style={{ display: 'block', width: px, height: px, imageRendering: 'pixelated', outline: '1px solid var(--c-border, #ccc)', cursor: dragging ? 'grabbing' : 'crosshair', touchAction: 'none' }}

@@ -2,7 +2,11 @@
 // The heatmap panel (its controls are the tab's, above it): the exportable figure (labelled heatmap with pinned strips and its
 // legend, with how much hiding key 0 narrowed the colour range) and the notes on the range. The tab places
 // the sink panel and the tokens beside it. A large model's run (some layers hold only the head mean) names what
-// the heatmap shows above it ("layer 27 · mean of 16 heads"), in the caption and in the JSON.
+// the heatmap shows above it ("layer 27 · mean of 16 heads"), in the caption and in the JSON. With `copySource`,
+// under the figure the "copied from" line of the selected row's prediction (docs/CONCEPTS.md#copy-source), over
+// the run's per-head layers, its source ringed in the heatmap.
+import { useMemo } from 'react';
+import { copySourceOfRun } from '../../lib/analysis/copySource';
 import type { ColourRanges } from '../../lib/analysis/attentionView';
 import { DEFAULT_MIN_QUERY } from '../../lib/analysis/sink';
 import { heatmapViewJson } from '../../lib/io/export/heatmapView';
@@ -15,6 +19,7 @@ import { Legend } from '../charts/Legend';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
 import { Heatmap } from './Heatmap';
+import { CopySourceLine } from '../step/CopySourceLine';
 import { shownHeadLabel, shownLabel, type AttentionView } from './useAttentionView';
 
 export interface HeatmapSectionProps {
@@ -31,6 +36,8 @@ export interface HeatmapSectionProps {
   onSelect: (q: number | null) => void;
   /** CSS px of the matrix square (the tab fits it above the fold). */
   px: number;
+  /** Show the "copied from" line of the selected row under the figure and ring its source (the Attention tab). */
+  copySource?: boolean;
 }
 
 /** Width of the colour legend's ramp (CSS px). */
@@ -49,11 +56,15 @@ function HideSinkRange({ ranges }: { ranges: ColourRanges }) {
   );
 }
 
-export function HeatmapSection({ initialView, data, shown, matrix, view, onView, model, scenario, selected, onSelect, px }: HeatmapSectionProps) {
+export function HeatmapSection({ initialView, data, shown, matrix, view, onView, model, scenario, selected, onSelect, px, copySource = false }: HeatmapSectionProps) {
   const t = useT();
   const { layer, head, scale, ranges } = shown;
   // Which heads the map is of, in the JSON, where the run holds some layers as their mean only.
   const meanOf = shown.meanOnlyLayers ? { perHead: shown.perHead, heads: shown.heads, perHeadLayers: [...shown.headLayers] } : {};
+  // The selected row's copy source over every layer the run holds per head (a large model: one), not only the shown map.
+  const sel = selected !== null && selected >= 0 && selected < data.tokens ? selected : null;
+  const copy = useMemo(() => (copySource && sel !== null ? copySourceOfRun(data.attention, shown.headLayers, sel, data.prompt.ids) : null), [copySource, sel, data, shown.headLayers]);
+  const mark = copy?.best ? { q: copy.row, k: copy.best.position } : null;
   return (
     <section className="panel" data-role="heatmap-section" aria-label={t('section.attention')} style={{ display: 'grid', gap: 'var(--sp-1)', width: 'fit-content', maxWidth: '100%' }}>
       {shown.meanOnlyLayers && (
@@ -98,6 +109,7 @@ export function HeatmapSection({ initialView, data, shown, matrix, view, onView,
             onSelect={onSelect}
             pinned={view.pinned}
             onPinned={(pinned) => onView({ pinned })}
+            mark={mark}
             footer={
               <div style={{ display: 'grid', gap: 'var(--sp-1)', width: LEGEND_PX }}>
                 <Legend scale={scale} map={view.colormap} width={LEGEND_PX} />
@@ -107,6 +119,17 @@ export function HeatmapSection({ initialView, data, shown, matrix, view, onView,
           />
         </div>
       </ExportFrame>
+      {copySource && (
+        <div style={{ width: 0, minWidth: '100%' }}>
+          <CopySourceLine
+            copy={copy}
+            labels={data.labels}
+            coverage={copy?.coverage ?? { kind: 'all', layers: [], heads: 0, totalLayers: data.attention.length }}
+            markedIn="heatmap"
+            empty={sel === null ? { kind: 'select' } : { kind: 'lastRow', row: sel }}
+          />
+        </div>
+      )}
       <div data-role="view-secondary" className="small muted" style={{ width: 0, minWidth: '100%', lineHeight: 1.4 }}>
         {t('legend.range', { max: scale.max.toPrecision(3), minQuery: DEFAULT_MIN_QUERY })}
         {view.hideSink && <div>{t('legend.hiddenSink')}</div>}

@@ -5,7 +5,8 @@
 // devicePixelRatio) and <svg> (serialised with its font set on the root, since page CSS does not travel)
 // in the frame, plus the page's own text, backgrounds, borders and outlines around them (legends, axis
 // ticks, table cells), in document order. Skipped: hidden and zero-size elements, anything marked
-// data-export-skip (the toolbar itself), form controls and tooltips. The PNG composes all that on one
+// data-export-skip (the toolbar itself), form controls, tooltips and interface hints (data-ui-hint: "wheel
+// to zoom", the zoom readout; exportPicture's leftOutOfExport). The PNG composes all that on one
 // canvas at 2× with a white background; the SVG is one standalone document (lib/io/export assembleSvg) with
 // canvases embedded as PNG data URLs. The JSON is the envelope of json() (lib/io/export envelopeText).
 // Errors (a tainted canvas, a picture too large) show as a short message by the toolbar; nothing throws.

@@ -6,6 +6,30 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 /** Elements whose content is not part of the picture. */
 const SKIP_TAGS = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'OPTION', 'PROGRESS', 'METER', 'SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'DIALOG', 'IFRAME']);
 
+/**
+ * Marks an interface hint: how to use the view (wheel to zoom, hover for values, click to select), or a
+ * readout of the view's interactive state (the zoom factor). An exported figure is read away from the
+ * page, so hints are left out of PNG and SVG files. `data-export-skip` does the same for controls.
+ */
+export const UI_HINT_ATTR = 'data-ui-hint';
+/** Hints of views that do not carry UI_HINT_ATTR, by their data-role: the heatmap's window and zoom readout, its help line. */
+const HINT_ROLES = new Set(['heatmap-window', 'view-secondary']);
+
+/** The part of an element the export decision reads (a DOM Element, or a stand-in in tests). */
+export interface ElementLike {
+  tagName: string;
+  hasAttribute(name: string): boolean;
+  getAttribute(name: string): string | null;
+}
+
+/** True for what an export leaves out with everything inside it: controls, tooltips and interface hints. */
+export function leftOutOfExport(el: ElementLike): boolean {
+  if (el.hasAttribute('data-export-skip') || el.hasAttribute(UI_HINT_ATTR)) return true;
+  if (SKIP_TAGS.has(el.tagName.toUpperCase())) return true;
+  const role = el.getAttribute('data-role') ?? '';
+  return el.getAttribute('role') === 'tooltip' || /tooltip$/.test(role) || HINT_ROLES.has(role);
+}
+
 interface Rgba {
   color: string;
   alpha: number;
@@ -224,8 +248,7 @@ export function capturePage(root: HTMLElement): ExportPart[] {
   };
 
   const visit = (el: Element, opacity: number) => {
-    if (el.hasAttribute('data-export-skip')) return;
-    if (SKIP_TAGS.has(el.tagName.toUpperCase()) || el.getAttribute('role') === 'tooltip' || /tooltip$/.test(el.getAttribute('data-role') ?? '')) return;
+    if (leftOutOfExport(el)) return;
     if (el.tagName === 'LABEL' && el.querySelector('input, select, textarea, button')) return;
     const cs = getComputedStyle(el);
     if (cs.display === 'none') return;

@@ -3,6 +3,7 @@
 // hold their own strings (they live in lib/i18n).
 import { createContext, useCallback, useContext, type ReactNode } from 'react';
 import { translate, type Lang, type Params, type StringKey } from '../../lib/i18n';
+import { describe } from '../../lib/i18n/message';
 
 const LangContext = createContext<Lang>('en');
 
@@ -19,4 +20,10 @@ export function useT(): T {
 
 export function useLang(): Lang {
   return useContext(LangContext);
+}
+
+/** Text for an error or note from lib/ in the interface language (its coded message, else its text). */
+export function useDescribe(): (v: unknown) => string {
+  const lang = useContext(LangContext);
+  return useCallback((v: unknown) => describe(lang, v), [lang]);
 }

@@ -4,16 +4,18 @@
 // (through useImports); this file only lays them out.
 import { useRef, useState } from 'react';
 import { formatBytes } from '../../lib/analysis/kvBytes';
-import { useT, type T } from '../common/i18n';
+import { useDescribe, useT, type T } from '../common/i18n';
 import { ViewHeader } from '../common/ViewHeader';
 import type { Imports, ImportNote } from '../hooks/useImports';
 import { RunLogView } from './RunLogView';
 import { ImportedAttentionView } from './ImportedAttentionView';
+import { ParseProgress } from './ParseProgress';
 import type { CompareEngine } from './useImportCompare';
 
 /** `engine`: the page's engine and its loaded model, for the imported view's "Compare with the engine" (null: none ready). */
 export function DataLab({ imports, engine = null }: { imports: Imports; engine?: CompareEngine | null }) {
   const t = useT();
+  const describe = useDescribe();
   const fileInput = useRef<HTMLInputElement>(null);
   const { paste, setPaste } = imports;
   const [over, setOver] = useState(false);
@@ -32,15 +34,16 @@ export function DataLab({ imports, engine = null }: { imports: Imports; engine?:
         {current && (!loaded || loaded.id !== current.id) && (
           <div aria-live="polite">
             <progress style={{ width: 120, verticalAlign: 'middle' }} /> {t('data.loading', { name: current.name })}
+            {imports.note?.kind !== 'progress' && <ParseProgress />}
           </div>
         )}
         {current && loaded && loaded.id === current.id && (
           'error' in loaded ? (
-            <div role="alert" style={{ color: 'var(--c-error)' }}>{t('data.loadFailed', { name: current.name, reason: loaded.error })}</div>
+            <div role="alert" style={{ color: 'var(--c-error)' }}>{t('data.loadFailed', { name: current.name, reason: describe(loaded.failure ?? loaded.error) })}</div>
           ) : !loaded.outcome.ok ? (
-            <div role="alert" style={{ color: 'var(--c-error)', whiteSpace: 'pre-wrap' }}>{t('data.loadFailed', { name: current.name, reason: loaded.outcome.error })}</div>
+            <div role="alert" style={{ color: 'var(--c-error)', whiteSpace: 'pre-wrap' }}>{t('data.loadFailed', { name: current.name, reason: describe(loaded.outcome.coded ?? loaded.outcome.error) })}</div>
           ) : loaded.outcome.kind === 'runlog' ? (
-            <RunLogView key={current.id} log={loaded.outcome.log} name={current.name} notes={loaded.outcome.notes} />
+            <RunLogView key={current.id} log={loaded.outcome.log} name={current.name} notes={loaded.outcome.codedNotes ?? loaded.outcome.notes} />
           ) : loaded.outcome.kind === 'attention' ? (
             <ImportedAttentionView key={current.id} attention={loaded.outcome.attention} name={current.name} engine={engine} />
           ) : null
@@ -113,7 +116,7 @@ export function DataLab({ imports, engine = null }: { imports: Imports; engine?:
         <h3 style={{ fontSize: 'var(--fs-md)', margin: '4px 0' }}>
           {t('data.list')} <span style={{ fontWeight: 400, fontSize: 'var(--fs-xs)', color: 'var(--c-muted)' }}>— {t('data.listNote')}</span>
         </h3>
-        {imports.dbError && <div style={{ color: 'var(--c-warn)', fontSize: 'var(--fs-sm)' }}>{t('data.notKept', { reason: imports.dbError })}</div>}
+        {imports.dbError && <div style={{ color: 'var(--c-warn)', fontSize: 'var(--fs-sm)' }}>{t('data.notKept', { reason: describe(imports.dbError) })}</div>}
         {items.length === 0 ? (
           <div style={{ color: 'var(--c-muted)' }}>{t('data.empty')}</div>
         ) : (
@@ -169,6 +172,7 @@ function NameInput({ value, label, onCommit }: { value: string; label: string; o
 /** The outcome of the last import, shown near the top of the page whatever the tab. */
 export function ImportNoteView({ note, onDismiss, onOpenAnyway }: { note: ImportNote; onDismiss: () => void; onOpenAnyway: (name: string, text: string) => void }) {
   const t = useT();
+  const describe = useDescribe();
   return (
     <div
       role={note.kind === 'error' ? 'alert' : 'status'}
@@ -181,9 +185,11 @@ export function ImportNoteView({ note, onDismiss, onOpenAnyway }: { note: Import
       <button onClick={onDismiss} aria-label={t('data.dismiss')} style={{ border: 'none', background: 'none', cursor: 'pointer', float: 'right' }}>
         ✕
       </button>
+      {note.kind === 'progress' && <ParseProgress />}
       {note.lines.length > 0 && (
         <div data-role="import-note-lines" style={{ whiteSpace: 'pre-wrap', fontFamily: 'ui-monospace, monospace', fontSize: 'var(--fs-xs)', marginTop: 4, maxHeight: 180, overflow: 'auto', overflowWrap: 'anywhere' }}>
-          {note.lines.join('\n')}
+          {note.lines.map(describe).join('\n')}
+
         </div>
       )}
       {note.openAnyway && (

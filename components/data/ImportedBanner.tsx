@@ -5,7 +5,7 @@
 import type { ReactNode } from 'react';
 import type { ImportedAttention, ImportedLayer } from '../../lib/io/attention/types';
 import { isComplete, type ImportedSummary } from '../../lib/analysis/importedViews';
-import { useT, type T } from '../common/i18n';
+import { useDescribe, useT, type T } from '../common/i18n';
 import { callLabel, cut, layerName, mono } from './importedParts';
 
 /** Metadata keys shown on the banner's first lines rather than in the list. */
@@ -13,7 +13,11 @@ const PROMINENT = ['model', 'device'];
 
 export function Banner({ attention, shown, call, name, summary }: { attention: ImportedAttention; shown: ImportedAttention; call: number; name: string; summary: ImportedSummary }) {
   const t = useT();
+  const describe = useDescribe();
+  // The importer's notes in the interface's language (coded), or as text for attention made elsewhere.
+  const shownNotes: readonly unknown[] = shown.codedNotes ?? shown.notes;
   const meta = shown.meta;
+
   const rest = Object.entries(meta).filter(([k]) => !PROMINENT.includes(k));
   const str = (v: unknown) => (v === null ? 'null' : String(v));
   const layers = shown.layers;
@@ -84,12 +88,12 @@ export function Banner({ attention, shown, call, name, summary }: { attention: I
           </dl>
         </details>
       )}
-      {shown.notes.length > 0 && (
-        <details data-role="imported-notes" open={shown.notes.length <= 4}>
-          <summary style={{ cursor: 'pointer', color: 'var(--c-muted)' }}>{t('imported.notes', { count: shown.notes.length })}</summary>
+      {shownNotes.length > 0 && (
+        <details data-role="imported-notes" open={shownNotes.length <= 4}>
+          <summary style={{ cursor: 'pointer', color: 'var(--c-muted)' }}>{t('imported.notes', { count: shownNotes.length })}</summary>
           <ul style={{ margin: '4px 0 0', paddingLeft: 20, fontSize: 'var(--fs-xs)' }}>
-            {shown.notes.map((n, i) => (
-              <li key={i} style={{ overflowWrap: 'anywhere' }}>{n}</li>
+            {shownNotes.map((n, i) => (
+              <li key={i} style={{ overflowWrap: 'anywhere' }}>{describe(n)}</li>
             ))}
           </ul>
         </details>
@@ -104,7 +108,8 @@ function layerList(t: T, layers: ImportedLayer[]): string {
   for (let i = 0; i < layers.length; ) {
     const l = layers[i]!;
     if (l.layer === null) {
-      parts.push(l.label);
+      parts.push(layerName(t, l));
+
       i++;
       continue;
     }

@@ -19,7 +19,7 @@ export function BiasSection({ summary, name }: { summary: ImportedSummary; name:
         <p style={noteStyle}>{t('imported.biasRows', { minQuery })}</p>
         {!summary.sameRows && <p style={{ ...noteStyle, color: 'var(--c-warn)' }}>{t('imported.biasRowsDiffer')}</p>}
         {layers.length < 2 ? (
-          <p data-role="imported-bias-one" style={{ ...noteStyle, color: 'var(--c-warn)' }}>{t('imported.biasOne', { layer: layers[0] ? layers[0].label : '' })}</p>
+          <p data-role="imported-bias-one" style={{ ...noteStyle, color: 'var(--c-warn)' }}>{t('imported.biasOne', { layer: layers[0] ? layerName(t, layers[0]) : '' })}</p>
         ) : (
           layers.some((l, i) => l.layer !== i) && <p data-role="imported-bias-map" style={noteStyle}>{t('imported.biasMap', { map })}</p>
         )}

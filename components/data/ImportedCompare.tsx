@@ -6,11 +6,11 @@
 // tolerance changes, without running again.
 import type { ImportedAttention } from '../../lib/io/attention/types';
 import { defaultTolerance, TOLERANCE, type LayerComparison } from '../../lib/analysis/importCompare';
-import { useT, type T } from '../common/i18n';
+import { useDescribe, useT, type T } from '../common/i18n';
 import { cut, h3Style, headStyle, mono, noteStyle } from './importedParts';
 import { useImportCompare, type Blocker, type CompareEngine, type ImportCompareState } from './useImportCompare';
 
-export type CompareViewState = Pick<ImportCompareState, 'blocker' | 'run' | 'cancel' | 'running' | 'slow' | 'error' | 'outcome' | 'tolerance' | 'setTolerance'>;
+export type CompareViewState = Pick<ImportCompareState, 'blocker' | 'run' | 'cancel' | 'running' | 'slow' | 'error' | 'outcome' | 'tolerance' | 'setTolerance'> & { failure?: ImportCompareState['failure'] };
 
 /** Tolerances offered besides the one from the file's dtype. */
 const CHOICES = [1e-5, TOLERANCE.float32, 1e-3, 1e-2, TOLERANCE.half];
@@ -61,6 +61,7 @@ export function ImportedCompare({ attention, name, engine }: { attention: Import
 /** The section itself, from the hook's state (separate so it renders from a given state too). */
 export function CompareView({ attention, name, model, s }: { attention: ImportedAttention; name: string; model: string | null; s: CompareViewState }) {
   const t = useT();
+  const describe = useDescribe();
   const auto = defaultTolerance(attention.meta);
   const tol = s.tolerance ?? auto.tolerance;
   const done = s.outcome?.kind === 'done' ? s.outcome : null;
@@ -109,7 +110,8 @@ export function CompareView({ attention, name, model, s }: { attention: Imported
       )}
       {s.error && (
         <div role="alert" style={{ color: 'var(--c-error)' }}>
-          {t('imported.cmp.failed', { message: s.error })}
+          {t('imported.cmp.failed', { message: describe(s.failure ?? s.error) })}
+
         </div>
       )}
       {refused && (

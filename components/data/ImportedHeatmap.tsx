@@ -10,7 +10,7 @@ import { ExportFrame } from '../common/ExportFrame';
 import { Heatmap } from '../attention/Heatmap';
 import { Legend } from '../charts/Legend';
 import { useT } from '../common/i18n';
-import { headName } from './importedParts';
+import { headName, layerName } from './importedParts';
 import type { ImportedAttentionState } from './useImportedAttention';
 
 const HEATMAP_PX = 640;
@@ -25,7 +25,7 @@ export function ImportedHeatmap({ name, state, layer, matrix }: { name: string; 
     <div style={{ flex: '0 0 auto' }}>
       <ExportFrame
         name={stem}
-        title={t('imported.heatmapTitle', { name, source: sourceName, layer: layer.label, head: hName, scale: t(scaleKind === 'linear' ? 'control.scaleLinear' : scaleKind === 'log' ? 'control.scaleLog' : 'control.scalePower') })}
+        title={t('imported.heatmapTitle', { name, source: sourceName, layer: layerName(t, layer), head: hName, scale: t(scaleKind === 'linear' ? 'control.scaleLinear' : scaleKind === 'log' ? 'control.scaleLog' : 'control.scalePower') })}
         json={() => ({
           kind: 'imported-attention-heatmap',
           imported: true,
@@ -47,7 +47,7 @@ export function ImportedHeatmap({ name, state, layer, matrix }: { name: string; 
       >
         <div style={{ display: 'grid', gap: 8 }}>
           <div data-role="imported-heatmap-caption" style={{ fontWeight: 600 }}>
-            {t('imported.heatmapCaption', { layer: layer.label, head: hName })}
+            {t('imported.heatmapCaption', { layer: layerName(t, layer), head: hName })}
           </div>
           <Heatmap matrix={matrix} size={K} labels={labels} scale={scale} map={map} px={HEATMAP_PX} absentText={t('imported.absentCell')} />
           <Legend scale={scale} map={map} />

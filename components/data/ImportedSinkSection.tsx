@@ -110,8 +110,8 @@ function SinkRow({ l, cols, meanOnly, na }: { l: ImportedLayerSummary; cols: num
   const cellText = (v: number) => (compact ? v.toFixed(2).replace(/^0\./, '.') : v.toFixed(2));
   return (
     <tr data-layer={l.index}>
-      <th style={{ ...headStyle, textAlign: 'left', maxWidth: 260, whiteSpace: l.layer !== null ? 'nowrap' : 'normal' }} title={l.label}>
-        {l.layer !== null ? l.layer : l.label}
+      <th style={{ ...headStyle, textAlign: 'left', maxWidth: 260, whiteSpace: l.layer !== null ? 'nowrap' : 'normal' }} title={name}>
+        {l.layer !== null ? l.layer : name}
       </th>
       {Array.from({ length: cols }, (_, h) => {
         // A layer holding only the mean, in a file where others store heads: its one value spans the head columns.

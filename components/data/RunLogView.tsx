@@ -12,7 +12,8 @@ import { contextGrowth, type ContextGrowth } from '../../lib/analysis/contextGro
 import { MAX_TOKENS, type RunLog } from '../../lib/io/runlog';
 import { ExportFrame } from '../common/ExportFrame';
 import { GrowthChart } from './GrowthChart';
-import { useT } from '../common/i18n';
+import { useDescribe, useT, type T } from '../common/i18n';
+import type { Message } from '../../lib/i18n/message';
 import { AlphaInput, MONO } from '../kv/econParts';
 
 export interface RunLogViewProps {
@@ -20,7 +21,8 @@ export interface RunLogViewProps {
   /** The import's name (file name or the user's), shown as the title. */
   name: string;
   /** Notes from parsing (form detected, cut fields, …). */
-  notes: string[];
+  /** The reader's notes: coded messages (shown in the interface's language) or text as it is. */
+  notes: readonly (string | Message)[];
 }
 
 /** Most rows of the per-agent table. */
@@ -29,6 +31,7 @@ export const MAX_AGENT_ROWS = 50;
 
 export function RunLogView({ log, name, notes }: RunLogViewProps) {
   const t = useT();
+  const describe = useDescribe();
   const [alphaText, setAlphaText] = useState(String(DEFAULT_ALPHA));
   const [alpha, setAlpha] = useState(DEFAULT_ALPHA);
   const [choice, setChoice] = useState<string>(String(DEFAULT_WINDOW));
@@ -134,10 +137,10 @@ export function RunLogView({ log, name, notes }: RunLogViewProps) {
             label={t('runlog.sumPeak')}
             sub={
               <>
-                {t('runlog.sumPeakAt', { n: formatCount(s.peakIndex) })}
+                {multi ? t('runlog.sumPeakAtAgent', { n: formatCount(s.peakIndex), agent: s.peakAgent }) : t('runlog.sumPeakAt', { n: formatCount(s.peakIndex) })}
                 {s.fileContextPeak !== undefined && (
-                  <span data-role="runlog-file-peak" data-matches={String(s.fileContextPeakMatches)} style={{ display: 'block', color: s.fileContextPeakMatches ? '#1a6b2a' : '#a00' }}>
-                    {s.fileContextPeakMatches ? `✓ ${t('runlog.sumFilePeakMatch')}` : `⚠ ${t('runlog.sumFilePeakDiffers', { n: formatCount(s.fileContextPeak) })}`}
+                  <span data-role="runlog-file-peak" data-matches={String(s.fileContextPeakMatches)} data-agent={s.fileContextPeakAgent} style={{ display: 'block', color: s.fileContextPeakMatches ? '#1a6b2a' : '#a00' }}>
+                    {s.fileContextPeakMatches ? `✓ ${t('runlog.sumFilePeakMatch')}` : `⚠ ${filePeakText(t, s)}`}
                   </span>
                 )}
               </>
@@ -192,14 +195,24 @@ export function RunLogView({ log, name, notes }: RunLogViewProps) {
           <ul style={{ margin: 0, paddingLeft: 20, color: 'var(--c-muted)', fontSize: 'var(--fs-xs)' }}>
             {notes.map((n, i) => (
               <li key={i} style={{ overflowWrap: 'anywhere' }}>
-                {n}
+                {describe(n)}
               </li>
+
             ))}
           </ul>
         </div>
       )}
     </section>
   );
+}
+
+/** Whose peak a file's differing context peak is (a manager's own, say), and the run's real peak beside it. */
+function filePeakText(t: T, s: ContextGrowth['summary']): string {
+  const n = formatCount(s.fileContextPeak ?? 0);
+  const peak = formatCount(s.peakPromptTokens);
+  return s.fileContextPeakAgent !== undefined
+    ? t('runlog.sumFilePeakAgent', { n, agent: s.fileContextPeakAgent, peak, peakAgent: s.peakAgent })
+    : t('runlog.sumFilePeakDiffers', { n, peak });
 }
 
 function Stat({ role, value, label, sub, children }: { role: string; value: number; label: string; sub?: ReactNode; children: ReactNode }) {

@@ -3,6 +3,7 @@
 import type { ImportedAttention } from '../../lib/io/attention/types';
 import type { HeadReduction } from '../../lib/analysis/importedViews';
 import type { T } from '../common/i18n';
+import type { Message } from '../../lib/i18n/message';
 
 export const mono = 'ui-monospace, monospace';
 export const headStyle = { padding: '2px 5px', font: `11px ${mono}`, color: '#555', fontWeight: 'normal' as const };
@@ -13,10 +14,15 @@ const META_CHARS = 160;
 
 export const fmt = (v: number | null, na: string, digits = 3) => (v === null ? na : v.toFixed(digits));
 
-/** A layer's short name for tables and selects: "layer 27", or the importer's label when the index is unknown. */
-export function layerName(t: T, l: { layer: number | null; label: string }): string {
-  return l.layer !== null ? t('imported.layerN', { layer: l.layer }) : l.label;
+/**
+ * A layer's short name for tables and selects: "layer 27", or the importer's label when the index is unknown
+ * (in the interface's language when the importer coded it: a key and plain parameters).
+ */
+export function layerName(t: T, l: { layer: number | null; label: string; labelCoded?: Message }): string {
+  if (l.layer !== null) return t('imported.layerN', { layer: l.layer });
+  return l.labelCoded && !l.labelCoded.parts && !l.labelCoded.where ? t(l.labelCoded.key, l.labelCoded.params) : l.label;
 }
+
 
 export function headName(t: T, h: HeadReduction, meanOnly: boolean): string {
   if (meanOnly) return t('imported.headMeanExported');

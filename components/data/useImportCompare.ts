@@ -86,6 +86,9 @@ export function useImportCompare(attention: ImportedAttention, name: string, eng
     running: task.running,
     slow: task.running && slowFor === task.key,
     error: key !== null ? task.error : null,
+    /** The error as plain data with its coded message when it has one (shown with describe()). */
+    failure: key !== null && task.error !== null ? (task.failure ?? task.error) : null,
+
     outcome,
     tolerance,
     setTolerance,

@@ -5,11 +5,13 @@
 // reported in `note` — nothing is changed when an import fails.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { hintFromName, importData, nameFromSource, type ImportOutcome } from '../../lib/io/importData';
+import { hintFromName, nameFromSource, type ImportOutcome } from '../../lib/io/importData';
+import { parseImport, wasCancelled } from './useParseWorker';
 import { addScenario } from '../../lib/state/addScenario';
 import { customOf, type KvscopeStore } from '../../lib/state/store';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { StringKey, Params } from '../../lib/i18n';
+import { message, messageOf, type Message } from '../../lib/i18n/message';
 import { useEngineTask } from './useEngineTask';
 import { deleteImport, listImports, putImport, readImport, renameImport, type ImportMeta, type StoredImport } from './importsDb';
 
@@ -17,12 +19,19 @@ export interface ImportNote {
   kind: 'ok' | 'error' | 'progress';
   key: StringKey;
   params: Params;
-  lines: string[];
+  /** Details: coded messages from lib/ (shown in the interface's language with describe()) or text as it is. */
+  lines: (string | Message)[];
   /** A request body that failed validation: the user may still open it in the editor to fix it. */
   openAnyway?: { name: string; text: string };
 }
 
-export type Loaded = { id: string; outcome: ImportOutcome } | { id: string; error: string } | null;
+/** `error` in English; `failure` the same as plain data with its coded message (shown with describe()). */
+export type Loaded = { id: string; outcome: ImportOutcome } | { id: string; error: string; failure?: unknown } | null;
+
+/** An error as a note line: its coded message when it has one, else its text. */
+export function errorLine(e: unknown): string | Message {
+  return messageOf(e) ?? (e instanceof Error ? e.message : String(e));
+}
 
 const SELECTED_KEY = 'kvscope-data-selected';
 
@@ -40,7 +49,7 @@ export function useImports(store: KvscopeStore) {
   const [selected, setSelectedState] = useState<string | null>(null);
   // Items IndexedDB refused (private mode, quota): kept for this page's lifetime only.
   const memory = useRef(new Map<string, StoredImport>());
-  const [dbError, setDbError] = useState<string | null>(null);
+  const [dbError, setDbError] = useState<string | Message | null>(null);
   // The paste box lives here, not in the tab, so switching tabs does not lose what the user pasted.
   const [paste, setPaste] = useState({ text: '', name: '' });
 
@@ -49,7 +58,7 @@ export function useImports(store: KvscopeStore) {
     try {
       stored = await listImports();
     } catch (e) {
-      setDbError((e as Error).message);
+      setDbError(errorLine(e));
     }
     const mem = [...memory.current.values()].map(({ input: _i, ...m }) => m);
     setItems([...stored, ...mem].sort((a, b) => a.createdAt - b.createdAt));
@@ -80,12 +89,13 @@ export function useImports(store: KvscopeStore) {
   const read = useEngineTask<ImportOutcome | null, never>(wanted, async ({ stale }) => {
     const item = memory.current.get(wanted!) ?? (await readImport(wanted!));
     if (!item || stale()) return null;
-    await new Promise((r) => setTimeout(r, 0)); // let the "reading…" state paint before a long parse
-    return stale() ? null : importData(item.input, item.kind);
+    // Read in the parse worker (off the main thread); a stored item is parsed again on every visit.
+    return stale() ? null : parseImport(item.input, item.kind, item.name);
   });
   const loaded: Loaded =
     read.error !== null && read.key !== null
-      ? { id: read.key, error: read.error }
+      ? { id: read.key, error: read.error, failure: read.failure }
+
       : read.value && read.valueKey !== null
         ? { id: read.valueKey, outcome: read.value }
         : null;
@@ -95,7 +105,7 @@ export function useImports(store: KvscopeStore) {
     (name: string, request: ChatRequest | null, text: string) => {
       const added = addScenario(store.getState().custom, { name, label: 'imported', request, text, now: Date.now(), idPrefix: 'i', action: 'import this request' });
       if (!added.ok) {
-        setNote({ kind: 'error', key: 'data.failed', params: { name }, lines: [added.error] });
+        setNote({ kind: 'error', key: 'data.failed', params: { name }, lines: [added.coded ?? added.error] });
         return null;
       }
       store.setState({ custom: added.custom, scenario: added.scenario, selectedToken: null, tab: 'attention' });
@@ -109,17 +119,20 @@ export function useImports(store: KvscopeStore) {
     async (input: string | Uint8Array, source: string) => {
       const name = nameFromSource(source, 'import');
       setNote({ kind: 'progress', key: 'data.reading', params: { name }, lines: [] });
-      await new Promise((r) => setTimeout(r, 0));
-      const r = importData(input, hintFromName(source));
+      const r = await parseImport(input, hintFromName(source), name);
+      if (!r.ok && wasCancelled(r)) {
+        setNote({ kind: 'ok', key: 'data.cancelled', params: { name }, lines: [] });
+        return;
+      }
       if (!r.ok) {
-        setNote({ kind: 'error', key: 'data.failed', params: { name }, lines: [r.error], openAnyway: r.kind === 'request' && r.text ? { name, text: r.text } : undefined });
+        setNote({ kind: 'error', key: 'data.failed', params: { name }, lines: [r.coded ?? r.error], openAnyway: r.kind === 'request' && r.text ? { name, text: r.text } : undefined });
         return;
       }
       if (r.kind === 'request') {
         const added = addToScenarios(name, r.request, r.text);
         if (!added) return;
         const scenarioName = customOf({ custom: added.custom }, added.scenario)?.name ?? name;
-        setNote({ kind: 'ok', key: added.created ? 'data.importedRequest' : 'data.requestKnown', params: { source: name, name: scenarioName }, lines: [...added.notes, ...r.notes] });
+        setNote({ kind: 'ok', key: added.created ? 'data.importedRequest' : 'data.requestKnown', params: { source: name, name: scenarioName }, lines: [...(added.codedNotes ?? added.notes), ...(r.codedNotes ?? r.notes)] });
         return;
       }
       const item: StoredImport = {
@@ -130,12 +143,13 @@ export function useImports(store: KvscopeStore) {
         input,
         size: typeof input === 'string' ? input.length : input.byteLength,
       };
-      const lines = [...r.notes];
+      const lines: (string | Message)[] = [...(r.codedNotes ?? r.notes)];
       try {
         await putImport(item);
       } catch (e) {
         memory.current.set(item.id, item);
-        lines.unshift(`not kept across reloads: ${(e as Error).message}`);
+        const error = errorLine(e);
+        lines.unshift(message('msg.import.store.notKept', undefined, undefined, { error: typeof error === 'string' ? message('msg.import.verbatim', { text: error }) : error }));
       }
       await refresh();
       select(item.id);
@@ -156,24 +170,6 @@ export function useImports(store: KvscopeStore) {
     [importInput],
   );
 
-  /** ?url=… : fetched once on opening (loopback or any server that allows it). */
-  const importUrl = useCallback(
-    async (url: string) => {
-      setNote({ kind: 'progress', key: 'data.fetching', params: { url }, lines: [] });
-      let bytes: Uint8Array;
-      try {
-        const res = await fetch(url);
-        if (!res.ok) throw new Error(`HTTP ${res.status}`);
-        bytes = new Uint8Array(await res.arrayBuffer());
-      } catch (e) {
-        setNote({ kind: 'error', key: 'data.fetchFailed', params: { url, reason: (e as Error).message }, lines: [] });
-        return;
-      }
-      await importInput(bytes, url);
-    },
-    [importInput],
-  );
-
   const openAnyway = useCallback(
     (name: string, text: string) => {
       if (addToScenarios(name, null, text)) setNote(null);
@@ -187,7 +183,7 @@ export function useImports(store: KvscopeStore) {
       try {
         await deleteImport(id);
       } catch (e) {
-        setDbError((e as Error).message);
+        setDbError(errorLine(e));
       }
       if (selected === id) select(null);
       await refresh();
@@ -201,13 +197,14 @@ export function useImports(store: KvscopeStore) {
       if (!clean.trim()) return;
       const m = memory.current.get(id);
       if (m) memory.current.set(id, { ...m, name: clean });
-      else await renameImport(id, clean).catch((e: Error) => setDbError(e.message));
+      else await renameImport(id, clean).catch((e: unknown) => setDbError(errorLine(e)));
+
       setItems((xs) => xs.map((x) => (x.id === id ? { ...x, name: clean } : x)));
     },
     [],
   );
 
-  return { paste, setPaste, items, note, setNote, selected, select, loaded, dbError, importInput, importFiles, importUrl, openAnyway, remove, rename };
+  return { paste, setPaste, items, note, setNote, selected, select, loaded, dbError, importInput, importFiles, openAnyway, remove, rename, refresh };
 }
 
 export type Imports = ReturnType<typeof useImports>;

@@ -17,6 +17,8 @@ export interface Batch {
   /** Set while a batch renders. */
   progress: Progress | null;
   error: string | null;
+  /** The error as plain data, with its coded message when lib/ gave one (show it with useDescribe). */
+  failure?: unknown;
 }
 
 /**
@@ -44,5 +46,5 @@ export function usePromptBatch(render: RenderPrompt | null, key: string, request
   useEffect(() => {
     if (render && startedWith.current !== render && !finished) rerun();
   }, [render]); // eslint-disable-line react-hooks/exhaustive-deps -- a new renderer is the only trigger
-  return { ready: task.value, progress: task.progress, error: task.error };
+  return { ready: task.value, progress: task.progress, error: task.error, failure: task.failure };
 }

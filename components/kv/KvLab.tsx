@@ -17,7 +17,7 @@ import { customOf, type CustomScenario } from '../../lib/state/store';
 import type { Analysed } from '../../lib/state/analysed';
 import type { StringKey } from '../../lib/i18n';
 import { contextLabel } from '../common/contextLabel';
-import { useLang, useT, type T } from '../common/i18n';
+import { useDescribe, useLang, useT, type T } from '../common/i18n';
 import { ViewHeader, type ViewFact } from '../common/ViewHeader';
 import { CacheEconomics } from './CacheEconomics';
 import { KvComparisonPicker, KvEditTokens, type PairAlignment } from './KvComparisonPicker';
@@ -68,6 +68,7 @@ function sides(t: T, r: Compared, lang: 'en' | 'zh', custom: CustomScenario[]): 
 
 export function KvLab({ client, analysed, vocab, layers, custom, model, scenarioName }: KvLabProps) {
   const t = useT();
+  const describe = useDescribe();
   const lang = useLang();
   const calls = analysed?.callPrompts.length ?? 0;
   // null: the default edit of the shown prompt (recomputed when the prompt changes).
@@ -134,7 +135,7 @@ export function KvLab({ client, analysed, vocab, layers, custom, model, scenario
         />
         {cmp.error && (
           <div role="alert" style={{ color: 'var(--c-error)', background: 'var(--c-error-soft)', padding: 'var(--sp-1) var(--sp-2)', borderRadius: 'var(--radius)' }}>
-            {t('error.prefix', { message: cmp.error })}
+            {t('error.prefix', { message: describe(cmp.error) })}
           </div>
         )}
         {result && shown && facts && <KvDiffSection result={result} shown={shown} facts={facts} alignment={alignment} width={width} />}

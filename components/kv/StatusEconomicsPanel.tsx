@@ -9,7 +9,9 @@ import { scenarioRegions, scenarioRequest } from '../../lib/scenarios';
 import { BatchStatus, batchSettled, ECON_COLORS, fmtCost, FONT, MONO, useReportSettled } from './econParts';
 import { StatusChart } from './StatusChart';
 import { usePromptBatch, type RenderPrompt } from '../hooks/usePromptBatch';
-import { useT } from '../common/i18n';
+import { useDescribe, useT } from '../common/i18n';
+import { errorData } from '../../lib/i18n/message';
+import type { TaskFailure } from '../../lib/util/latestTask';
 
 const REQUEST = scenarioRequest('xfinity', 'with-status');
 const REQUESTS = [REQUEST];
@@ -62,12 +64,12 @@ export function StatusEconomicsPanel({ render, onSettled }: { render: RenderProm
   );
 
   const econ = useMemo(() => (p ? statusEconomics({ S: p.S, R: p.R, N: p.N, alpha: p.alpha }) : null), [p]);
-  const sim = useMemo((): { sim: StatusSimulation | null; error: string | null } => {
+  const sim = useMemo((): { sim: StatusSimulation | null; error: TaskFailure | null } => {
     if (!p || !measured) return { sim: null, error: null };
     try {
       return { sim: simulateStatus({ S: p.S, R: p.R, N: p.N, alpha: p.alpha, prefix: measured.P, callsBetween: p.m }), error: null };
     } catch (e) {
-      return { sim: null, error: (e as Error).message };
+      return { sim: null, error: errorData(e) };
     }
   }, [p, measured]);
   const chartParams = useDeferredValue(p);
@@ -131,9 +133,10 @@ function StatusResults({
   p: { S: number; R: number; N: number; alpha: number; m: number };
   econ: ReturnType<typeof statusEconomics>;
   sim: StatusSimulation | null;
-  simError: string | null;
+  simError: TaskFailure | null;
 }) {
   const t = useT();
+  const describe = useDescribe();
   const f = econ.formula;
   const th = { textAlign: 'right' as const, padding: '4px 10px', borderBottom: '1px solid var(--c-border-strong)', fontWeight: 600 };
   const td = { textAlign: 'right' as const, padding: '4px 10px', borderBottom: '1px solid var(--c-border)', fontVariantNumeric: 'tabular-nums' as const };
@@ -195,7 +198,7 @@ function StatusResults({
             nstar: Number.isFinite(econ.crossoverUpdates) ? econ.crossoverUpdates.toFixed(1) : '∞',
           })}
         </li>
-        {simError && <li style={{ color: 'var(--c-error)' }}>{t('econ.simSkipped', { message: simError })}</li>}
+        {simError && <li style={{ color: 'var(--c-error)' }}>{t('econ.simSkipped', { message: describe(simError) })}</li>}
         {sim && (
           <li data-role="status-agree" style={{ color: updatesAgree ? '#2a6a2a' : '#8a4b00' }}>
             {updatesAgree ? t('econ.agreeUpdates') : p.m === 0 ? t('econ.differNoBetween') : t('econ.differOther')}

@@ -3,7 +3,7 @@
 // rendering-progress line and the SVG axis. Draws only.
 import { useEffect, type CSSProperties, type ReactNode } from 'react';
 import type { Batch } from '../hooks/usePromptBatch';
-import { useT } from '../common/i18n';
+import { useDescribe, useT } from '../common/i18n';
 import { formatInt, formatPercent1, formatTenths, tickLabel } from '../../lib/view/scale';
 import { parseAlpha } from '../../lib/view/growthChart';
 
@@ -72,10 +72,11 @@ export function useReportSettled(settled: boolean, onSettled?: (settled: boolean
 /** "rendering prompts 12 / 42" with a progress bar while a batch renders; the error when it failed. */
 export function BatchStatus({ batch, what }: { batch: Batch; what: string }) {
   const t = useT();
+  const describe = useDescribe();
   if (batch.error)
     return (
       <div role="alert" style={{ color: 'var(--c-error)', background: 'var(--c-error-soft)', padding: '4px 8px', borderRadius: 'var(--radius)' }}>
-        {t('error.prefix', { message: batch.error })}
+        {t('error.prefix', { message: describe(batch.failure ?? batch.error) })}
       </div>
     );
   if (!batch.progress) return null;

@@ -17,7 +17,9 @@ import { customOf, type CustomScenario } from '../../lib/state/store';
 import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
 import type { Analysed } from '../../lib/state/analysed';
 import { useEngineTask } from '../hooks/useEngineTask';
-import { useT, type T } from '../common/i18n';
+import { useDescribe, useT } from '../common/i18n';
+import { CodedError } from '../../lib/i18n/message';
+import type { TaskFailure } from '../../lib/util/latestTask';
 import { renderPrompt } from '../../lib/engine/renderPrompt';
 
 /** Differences at or below this count as floating-point noise (stated in the view). */
@@ -59,15 +61,14 @@ interface PairInputs {
   vocab: Vocab | null;
   otherRequest: ChatRequest | null;
   signal: AbortSignal;
-  t: T;
 }
 
 /** The two sequences a source names, as ids and display labels (A first). */
-async function pairOf(source: Source, { client, analysed, vocab, otherRequest, signal, t }: PairInputs): Promise<Pair> {
+async function pairOf(source: Source, { client, analysed, vocab, otherRequest, signal }: PairInputs): Promise<Pair> {
   const base = analysed.prompt;
   const calls = analysed.callPrompts;
   if (source.kind === 'calls') {
-    if (calls.length < 2) throw new Error(t('kv.oneCall'));
+    if (calls.length < 2) throw new CodedError('kv.oneCall');
     const c = Math.min(Math.max(1, source.call), calls.length - 1);
     return { aIds: calls[c - 1]!.ids, bIds: calls[c]!.ids, aLabels: calls[c - 1]!.tokens.map(displayToken), bLabels: calls[c]!.tokens.map(displayToken) };
   }
@@ -77,7 +78,7 @@ async function pairOf(source: Source, { client, analysed, vocab, otherRequest, s
     const p = Math.min(source.position, aIds.length - 1);
     if (source.edit === 'delete') return { aIds, aLabels, bIds: tokenDelete(aIds, p), bLabels: [...aLabels.slice(0, p), ...aLabels.slice(p + 1)] };
     const one = vocab ? singleToken(vocab, source.text) : null;
-    if (!one?.ok) throw new Error(t('kv.noVocab')); // not reached: an invalid token starts no comparison
+    if (!one?.ok) throw new CodedError('kv.noVocab'); // not reached: an invalid token starts no comparison
     const label = visibleWhitespace(source.text);
     if (source.edit === 'replace') return { aIds, aLabels, bIds: tokenEdit(aIds, p, one.id), bLabels: aLabels.map((x, i) => (i === p ? label : x)) };
     return { aIds, aLabels, bIds: tokenInsert(aIds, p, [one.id]), bLabels: [...aLabels.slice(0, p), label, ...aLabels.slice(p)] };
@@ -90,7 +91,7 @@ async function pairOf(source: Source, { client, analysed, vocab, otherRequest, s
     const pb = await renderPrompt(client, run.calls[c]!.request, signal);
     return { aIds: pa.ids, bIds: pb.ids, aLabels: pa.tokens.map(displayToken), bLabels: pb.tokens.map(displayToken) };
   }
-  if (!otherRequest) throw new Error(t('scenario.noValidYet'));
+  if (!otherRequest) throw new CodedError('scenario.noValidYet');
   const other = await renderPrompt(client, otherRequest, signal);
   return { aIds: other.ids, aLabels: other.tokens.map(displayToken), bIds: base.ids, bLabels: base.tokens.map(displayToken) };
 }
@@ -108,13 +109,15 @@ export interface KvComparison {
   /** The last comparison; kept while the next one runs or while the choice cannot run (an invalid token). */
   result: Compared | null;
   busy: boolean;
-  error: string | null;
+  /** Why the last comparison failed (show it with useDescribe). */
+  error: TaskFailure | null;
   /** Why the edit's token cannot be used (shown at the field), or null. */
   editError: string | null;
 }
 
 export function useKvComparison(client: EngineClient, analysed: Analysed | null, vocab: Vocab | null, layers: number, custom: CustomScenario[], source: Source, mode: CompareMode): KvComparison {
   const t = useT();
+  const describe = useDescribe();
   // Scenario A when comparing two scenarios; only a change of that request (not of other custom scenarios) re-runs.
   const otherRef = source.kind === 'scenario' ? source.ref : null;
   const otherCustom = otherRef ? customOf({ custom }, otherRef) : null;
@@ -128,8 +131,8 @@ export function useKvComparison(client: EngineClient, analysed: Analysed | null,
     if (source.kind !== 'edit' || source.edit === 'delete') return null;
     if (!vocab) return t('kv.noVocab');
     const r = singleToken(vocab, source.text);
-    return r.ok ? null : r.message;
-  }, [source, vocab, t]);
+    return r.ok ? null : describe(r);
+  }, [source, vocab, t, describe]);
 
   // Nothing to run (no prompt yet, a token that is not one) holds the key still: the last result stays.
   const ready = analysed && layers > 0 && (!editError || !vocab);
@@ -137,12 +140,12 @@ export function useKvComparison(client: EngineClient, analysed: Analysed | null,
   const [key, setKey] = useState<string | null>(null);
   if (want !== null && want !== key) setKey(want);
   const task = useEngineTask<Compared>(key, async ({ signal }) => {
-    const pair = await pairOf(source, { client, analysed: analysed!, vocab, otherRequest, signal, t });
+    const pair = await pairOf(source, { client, analysed: analysed!, vocab, otherRequest, signal });
     const cache = await compareCaches(clientKvEngine(client, layers, signal), pair.aIds, pair.bIds, { mode });
     const delta = kvDelta(cache.a, cache.b, { tol: TOL });
     const sa = suffixAlignment(pair.aIds, pair.bIds);
     const shifted = sa ? kvDelta(cache.a, cache.b, { tol: TOL, alignment: { shiftAfter: sa.shiftAfter, by: sa.by } as Alignment }) : null;
     return { ...pair, source, prefix: cache.prefix, mode, computedB: cache.computedB, delta, shifted, ms: cache.ms };
   });
-  return { result: task.value, busy: task.running, error: task.error, editError };
+  return { result: task.value, busy: task.running, error: task.failure ?? null, editError };
 }

@@ -8,7 +8,7 @@ import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
 import type { ChatRequest } from '../../lib/scenarios/types';
 import { createKvscopeStore, customOf, type CustomScenario, type KvscopeStore } from '../../lib/state/store';
 import { CATALOG } from '../../lib/scenarios/catalog';
-import { LangProvider, useLang, useT } from '../common/i18n';
+import { LangProvider, useDescribe, useLang, useT } from '../common/i18n';
 import { contextLabel } from '../common/contextLabel';
 import { AttentionTab } from '../attention/AttentionTab';
 import { useAttentionView } from '../attention/useAttentionView';
@@ -27,29 +27,20 @@ import { Header, TAB_ORDER, TabBar } from './TabBar';
 import { usePresentation } from './usePresentation';
 import { useAttentionRun } from './useAttentionRun';
 import { useShareBoot, useUrlImport, type Boot } from './useBoot';
+import { LinkConfirm } from './LinkConfirm';
 import { useEngine } from './useEngine';
+import { StorageNotice } from './StorageNotice';
+import { browserStoreOptions } from '../hooks/kvscopeDb';
+import { WorkspacePanel } from '../data/WorkspacePanel';
 import { formatModelChoice, hubChoice, modelDisplayName } from '../../lib/state/modelChoice';
 import { OpenModelDialog } from '../models/OpenModelDialog';
 import { ModelLoadProgress } from '../models/ModelLoadProgress';
 import { registerFolder } from '../models/folderRegistry';
 import { useModelLink } from '../models/useModelLink';
 
-function browserStorage() {
-  // Private modes may refuse localStorage: the store then reports persistError and keeps working in memory.
-  try {
-    return window.localStorage;
-  } catch {
-    const m = new Map<string, string>();
-    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
-  }
-}
-
 export function Lab() {
-  const [store] = useState<KvscopeStore>(() =>
-    createKvscopeStore({
-      storage: typeof window === 'undefined' ? { getItem: () => null, setItem: () => {}, removeItem: () => {} } : browserStorage(),
-    }),
-  );
+  // IndexedDB (moving older versions' localStorage state in once); see components/hooks/kvscopeDb.ts.
+  const [store] = useState<KvscopeStore>(() => createKvscopeStore(browserStoreOptions()));
   const boot = useShareBoot(store);
   const lang = useStore(store, (s) => s.lang);
   useEffect(() => {
@@ -64,9 +55,10 @@ export function Lab() {
 
 function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
   const t = useT();
+  const describe = useDescribe();
   const s = useStore(store);
   const imports = useImports(store);
-  useUrlImport(boot.booted, imports.importUrl);
+  const linkPrompt = useUrlImport(boot.booted, imports);
   const models = useModelCards();
   const engine = useEngine(boot.booted ? s.model : null, { provider: s.provider, hubEndpoint: s.hubEndpoint });
   const { client, phase } = engine;
@@ -163,17 +155,18 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
           </button>
         </div>
       )}
-      {phase.kind === 'failed' && <Alert>{t('error.prefix', { message: phase.message })}</Alert>}
+      {phase.kind === 'failed' && <Alert>{t('error.prefix', { message: describe(phase.failure) })}</Alert>}
       {engine.workerNote && <WorkerNotice note={engine.workerNote} onRestart={engine.restart} />}
-      {s.persistError && <div role="status" style={{ color: 'var(--c-warn)' }}>{t('error.persist', { message: s.persistError })}</div>}
+      <StorageNotice problem={s.persistProblem} />
       <ShareNoteView note={boot.shareNote} onNote={boot.setShareNote} />
+      {linkPrompt && <LinkConfirm prompt={linkPrompt} />}
       {imports.note && <ImportNoteView note={imports.note} onDismiss={() => imports.setNote(null)} onOpenAnyway={imports.openAnyway} />}
       {custom && (
         <div data-chrome="">
           <CustomEditor key={custom.id} custom={custom} onText={s.editCustomText} onAccept={s.acceptCustom} />
         </div>
       )}
-      {runError && <Alert>{t('error.prefix', { message: runError })}</Alert>}
+      {runError && <Alert>{t('error.prefix', { message: describe(runError) })}</Alert>}
 
       <TabBar value={s.tab} onChange={s.setTab} present={present} onPresent={setPresent} />
       {s.tab === 'attention' && (
@@ -206,6 +199,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
         <AbLab client={engineTab} analysed={data} model={s.model} scenario={s.scenario} custom={s.custom} generationConfig={engine.loaded?.generationConfig ?? null} vocab={engine.loaded?.vocab ?? null} />
       )}
       {s.tab === 'data' && <DataLab imports={imports} engine={engineTab && engine.loaded ? { client: engineTab, loaded: engine.loaded } : null} />}
+      {s.tab === 'data' && <WorkspacePanel store={store} imports={imports} />}
       {s.tab === 'kv' && engineTab && <KvLab client={engineTab} analysed={data} model={s.model} scenarioName={scenarioName} vocab={engine.loaded?.vocab ?? null} layers={data?.attention.length ?? 0} custom={s.custom} />}
       {s.compare && s.compare !== s.model && engineTab && (s.tab === 'step' || s.tab === 'ab' || s.tab === 'kv') && (
         <SecondModelTab key={`${s.tab}:${s.compare}`} tab={s.tab} model={s.compare} request={request} context={s.context} scenario={s.scenario} scenarioName={scenarioName} custom={s.custom} />

@@ -8,7 +8,7 @@ import type { LoadResult } from '../../lib/engine/protocol';
 import { EMBEDDED_MODELS, type ModelCard } from '../../lib/model/embedded';
 import { formatModelChoice, modelDisplayName, parseModelChoice, PROVIDER_CHOICES, type ProviderChoice } from '../../lib/state/modelChoice';
 import { currentFolder } from '../models/folderRegistry';
-import { useLang, useT } from '../common/i18n';
+import { useDescribe, useLang, useT } from '../common/i18n';
 import type { LoadedModel } from './useEngine';
 
 export interface ModelPickerProps {
@@ -100,9 +100,11 @@ export function ModelDescription({ models, value, hubEndpoint }: Pick<ModelPicke
 /** Which runtime the loaded model runs on and, when it is not WebGPU, why (the worker's note, or no adapter). */
 export function RuntimeNote({ loaded }: { loaded: LoadedModel | null }) {
   const t = useT();
+  const describe = useDescribe();
   if (!loaded) return null;
   const { info } = loaded;
-  const why = info.provider === 'webgpu' ? null : (info.providerNote ?? (loaded.softwareAdapter ? t('provider.softwareAdapter') : loaded.noAdapter ? t('provider.noAdapter') : null));
+  const note = info.providerNote === undefined ? undefined : describe({ message: info.providerNote, coded: info.providerMessage });
+  const why = info.provider === 'webgpu' ? null : (note ?? (loaded.softwareAdapter ? t('provider.softwareAdapter') : loaded.noAdapter ? t('provider.noAdapter') : null));
   const text = t('model.provider', { provider: info.provider, threads: info.numThreads || 1 });
   return (
     <span data-role="model-runtime" data-provider={info.provider} className="muted small" title={why ?? undefined} style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis', maxWidth: 320 }}>

@@ -1,8 +1,8 @@
 'use client';
 // The page's notices above the tabs: model load progress, errors, the worker's restart note, the run's
 // status line (#status, which tests and users wait on) and the overlay shown while files are dragged in.
-import type { ReactNode } from 'react';
-import { useT, type T } from '../common/i18n';
+import { useState, type ReactNode } from 'react';
+import { useDescribe, useT, type T } from '../common/i18n';
 import type { RunStage } from './useAttentionRun';
 import type { WorkerNote } from './useEngine';
 
@@ -30,12 +30,28 @@ export function LoadProgress({ model, stage, fraction }: { model: string; stage:
   );
 }
 
+/** Messages of a worker that ran out of memory: V8's, WASM's (Emscripten's abort), ORT's and WebGPU's words for it. */
+const OUT_OF_MEMORY = /out of memory|\boom\b|allocation failed|memory access out of bounds|could not allocate|failed to allocate|cannot enlarge memory/i;
+
+/** What happened to the worker, what was kept, and what to try (shorter context, WASM, a smaller model). */
 export function WorkerNotice({ note, onRestart }: { note: WorkerNote; onRestart: () => void }) {
   const t = useT();
+  // Dismissing hides this note only: the next crash is a new note and shows again.
+  const [dismissed, setDismissed] = useState<WorkerNote | null>(null);
+  const describe = useDescribe();
+  if (dismissed === note) return null;
+  // Matched on the English texts (the browser's and the runtime's words); shown in the page's language.
+  const memory = OUT_OF_MEMORY.test(`${note.reason} ${note.reloadError ?? ''}`);
+  const reason = describe({ message: note.reason, coded: note.reasonCoded });
   return (
-    <div role="status" data-role="worker-note" style={{ background: note.kind === 'failed' ? '#fde2e1' : '#fff3cd', padding: '6px 10px', borderRadius: 4 }}>
-      {note.kind === 'restarted' ? t('error.workerRestarted', { reason: note.reason }) : t('error.workerFailed', { reason: note.reason })}{' '}
-      {note.kind === 'failed' && <button onClick={onRestart}>{t('error.restart')}</button>}
+    <div role="alert" data-role="worker-note" data-kind={note.kind} data-memory={memory} style={{ background: note.kind === 'failed' ? '#fde2e1' : '#fff3cd', padding: '6px 10px', borderRadius: 4 }}>
+      {note.kind === 'restarted' ? t('worker.restarted', { reason }) : t('worker.failed', { reason })}
+      {note.reloadError && <> {t('worker.reloadFailed', { detail: describe({ message: note.reloadError, coded: note.reloadCoded }) })}</>}
+      {memory && <> {t('worker.memory')}</>} <span data-role="worker-hints">{t('worker.hints')}</span>{' '}
+      {note.kind === 'failed' && <button onClick={onRestart}>{t('error.restart')}</button>}{' '}
+      <button type="button" data-role="worker-note-dismiss" onClick={() => setDismissed(note)}>
+        {t('worker.dismiss')}
+      </button>
     </div>
   );
 }

@@ -5,7 +5,7 @@
 import type { ChatRequest } from '../../lib/scenarios/types';
 import type { ContextChoice, CustomScenario, Tab } from '../../lib/state/store';
 import { AbLab } from '../ab/AbLab';
-import { useT } from '../common/i18n';
+import { useDescribe, useT } from '../common/i18n';
 import { KvLab } from '../kv/KvLab';
 import { StepLab } from '../step/StepLab';
 import { useAttentionRun } from './useAttentionRun';
@@ -23,6 +23,7 @@ export interface SecondModelTabProps {
 
 export function SecondModelTab({ tab, model, request, context, scenario, scenarioName, custom }: SecondModelTabProps) {
   const t = useT();
+  const describe = useDescribe();
   const engine = useEngine(model);
   const { data } = useAttentionRun(engine, model, request, context);
   const client = engine.client && engine.phase.kind === 'ready' ? engine.client : null;
@@ -34,7 +35,7 @@ export function SecondModelTab({ tab, model, request, context, scenario, scenari
           <progress style={{ width: 90, verticalAlign: 'middle' }} /> {t('compare.loading', { model })}
         </div>
       )}
-      {engine.phase.kind === 'failed' && <div role="alert">{t('error.prefix', { message: engine.phase.message })}</div>}
+      {engine.phase.kind === 'failed' && <div role="alert">{t('error.prefix', { message: describe(engine.phase.failure) })}</div>}
       {client && tab === 'step' && (
         <StepLab client={client} analysed={data} vocab={engine.loaded?.vocab ?? null} generationConfig={engine.loaded?.generationConfig ?? null} model={model} scenario={scenario} custom={custom} />
       )}

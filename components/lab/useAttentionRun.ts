@@ -15,6 +15,7 @@ import type { ContextChoice } from '../../lib/state/store';
 import type { Tensor } from '../../lib/tensor';
 import { renderPrompt } from '../../lib/engine/renderPrompt';
 import { useEngineTask } from '../hooks/useEngineTask';
+import type { TaskFailure } from '../../lib/util/latestTask';
 import type { Engine } from './useEngine';
 
 /** Which step the run is at (the status line names it). */
@@ -39,7 +40,8 @@ export interface AttentionRun {
   data: Analysed | null;
   /** Set while a run is in progress. */
   stage: RunStage | null;
-  error: string | null;
+  /** The last run's failure (show it with useDescribe: its coded message in the page's language). */
+  error: TaskFailure | null;
   /** Set when the loaded model returns one layer per head (a large model); null for the small models. */
   perHead: HeadLayerRun | null;
 }
@@ -112,5 +114,5 @@ export function useAttentionRun(engine: Engine, model: string, request: ChatRequ
           },
         }
       : null;
-  return { data: task.value?.analysed ?? null, stage: task.running ? (task.progress ?? 'rendering') : null, error: task.error, perHead };
+  return { data: task.value?.analysed ?? null, stage: task.running ? (task.progress ?? 'rendering') : null, error: task.failure ?? null, perHead };
 }

@@ -15,12 +15,22 @@ import type { FileProgress } from '../../lib/model/source/types';
 import { readVocab, type Vocab } from '../../lib/prompt/vocab';
 import { parseModelChoice, resolveProvider, type ModelChoice, type ProviderChoice } from '../../lib/state/modelChoice';
 import { useEngineTask } from '../hooks/useEngineTask';
+import { CodedError, type Message } from '../../lib/i18n/message';
+import type { TaskFailure } from '../../lib/util/latestTask';
 import { registeredFolder, workerFiles } from '../models/folderRegistry';
 import { probeWebGpu } from '../models/webgpu';
 
-export type Phase = { kind: 'loading'; stage: string; fraction: number; file?: FileProgress } | { kind: 'ready'; info: LoadResult } | { kind: 'failed'; message: string };
+/** `failed`: `message` is the English text, `failure` the same with its coded message (show it with useDescribe). */
+export type Phase =
+  | { kind: 'loading'; stage: string; fraction: number; file?: FileProgress }
+  | { kind: 'ready'; info: LoadResult }
+  | { kind: 'failed'; message: string; failure: TaskFailure };
 
-export type WorkerNote = { kind: 'restarted' | 'failed'; reason: string };
+/**
+ * The worker died: restarted (with the model reloaded, or why not: `reloadError`) or given up on. The texts are
+ * English; `reasonCoded` / `reloadCoded` are the coded messages when kvscope wrote them (show with useDescribe).
+ */
+export type WorkerNote = { kind: 'restarted' | 'failed'; reason: string; reasonCoded?: Message; reloadError?: string; reloadCoded?: Message };
 
 /** What a finished load leaves for the tabs. */
 export interface LoadedModel {
@@ -95,10 +105,10 @@ export function useEngine(model: string | null, options: EngineOptions = DEFAULT
     client.current = c;
     const offs = [
       c.on('restarted', (e) => {
-        setWorkerNote({ kind: 'restarted', reason: e.reason });
+        setWorkerNote({ kind: 'restarted', reason: e.reason, reasonCoded: e.reasonCoded, reloadError: e.error?.message, reloadCoded: e.error?.coded });
         setEpoch((n) => n + 1);
       }),
-      c.on('failed', (e) => setWorkerNote({ kind: 'failed', reason: e.reason })),
+      c.on('failed', (e) => setWorkerNote({ kind: 'failed', reason: e.reason, reasonCoded: e.reasonCoded })),
     ];
     return () => {
       offs.forEach((off) => off());
@@ -113,7 +123,7 @@ export function useEngine(model: string | null, options: EngineOptions = DEFAULT
 
   const load = useEngineTask<LoadedModel, LoadProgress>(key, async ({ signal, progress }) => {
     const c = client.current;
-    if (!c || !choice || model === null) throw new Error(`cannot load ${model}: not an embedded model, a Hub repository or an open folder`);
+    if (!c || !choice || model === null) throw new CodedError('msg.engine.page.cannotLoad', { model: String(model) });
     progress(STARTING);
     const { adapter } = await probeWebGpu();
     // Auto takes WebGPU only from a hardware adapter; a software one is still used when WebGPU is asked for.
@@ -138,12 +148,12 @@ export function useEngine(model: string | null, options: EngineOptions = DEFAULT
     else {
       const folder = registeredFolder(choice.label);
       // After a reload the store already fell back; this is a folder dropped from the registry some other way.
-      if (!folder) throw new Error(`the folder ${choice.label} is no longer open in this page; open it again from "Open a model…"`);
+      if (!folder) throw new CodedError('msg.engine.page.folderClosed', { label: choice.label });
       source = { kind: 'files', label: choice.label, files: workerFiles(folder) };
     }
     // The worker reports the whole load (downloads first, then its stages) as one fraction.
     const info = await c.load({ config: '', shards: [], source, provider, numThreads }, { signal, onProgress: (stage, fraction, file) => progress({ stage, fraction, file }) });
-    if (!info.tokenizer) throw new Error(`${model}: the engine returned no tokenizer.json for the token labels`);
+    if (!info.tokenizer) throw new CodedError('msg.engine.page.noTokenizer', undefined, model);
     return done(info, readVocab(info.tokenizer), await readGenerationConfig(choice, hubEndpoint, signal));
   });
 
@@ -151,7 +161,7 @@ export function useEngine(model: string | null, options: EngineOptions = DEFAULT
   const phase: Phase = load.running
     ? { kind: 'loading', ...(load.progress ?? STARTING) }
     : load.error !== null
-      ? { kind: 'failed', message: load.error }
+      ? { kind: 'failed', message: load.error, failure: load.failure ?? { message: load.error } }
       : load.value && load.valueKey === key
         ? { kind: 'ready', info: load.value.info }
         : { kind: 'loading', ...STARTING };

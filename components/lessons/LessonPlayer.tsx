@@ -9,7 +9,7 @@ import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
 import { resolveContext } from '../../lib/state/context';
 import type { Analysed } from '../../lib/state/analysed';
 import { runOf } from '../../lib/agent/run';
-import { useLang, useT } from '../common/i18n';
+import { useDescribe, useLang, useT } from '../common/i18n';
 import { useAttentionRun, type AttentionRun } from '../lab/useAttentionRun';
 import { useEngine, type Engine } from '../lab/useEngine';
 import { LessonShell } from './LessonShell';
@@ -184,14 +184,15 @@ function Callouts({ callouts, slots, extra }: { callouts: Callout[] | null; slot
 
 function Progress({ slots, extra }: { slots: { model: string; engine: Engine; run: AttentionRun }[]; extra?: StepExtra }) {
   const t = useT();
+  const describe = useDescribe();
   const lines = slots.map(({ model, engine, run }) => {
     const p = engine.phase;
-    if (p.kind === 'failed') return t('lessons.failed', { message: p.message });
-    if (run.error) return t('lessons.failed', { message: run.error });
+    if (p.kind === 'failed') return t('lessons.failed', { message: describe(p.failure) });
+    if (run.error) return t('lessons.failed', { message: describe(run.error) });
     if (p.kind === 'loading') return t('lessons.loading', { model, pct: Math.round(100 * p.fraction) });
     return run.stage ? t('lessons.running', { model }) : t('lessons.computing');
   });
-  if (extra?.error) lines.push(t('lessons.failed', { message: extra.error }));
+  if (extra?.error) lines.push(t('lessons.failed', { message: describe(extra.error) }));
   return (
     <div role="status" className="muted" style={{ fontSize: 'var(--fs-sm)' }}>
       {lines.map((l, i) => (

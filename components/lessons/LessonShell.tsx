@@ -1,6 +1,6 @@
 'use client';
 // The frame of the lessons pages: the app's persisted store (the same language setting as the lab, read
-// from localStorage as components/lab/Lab.tsx does), the header with the language switch, and
+// from IndexedDB as components/lab/Lab.tsx does), the header with the language switch, and
 // presentation mode (?present=1; chrome marked data-chrome is hidden).
 import { useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
@@ -9,23 +9,13 @@ import { createKvscopeStore, type KvscopeStore } from '../../lib/state/store';
 import { LangProvider, useT } from '../common/i18n';
 import { Header } from '../lab/TabBar';
 import { usePresentation } from '../lab/usePresentation';
-
-function browserStorage() {
-  try {
-    return window.localStorage;
-  } catch {
-    const m = new Map<string, string>();
-    return { getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) };
-  }
-}
+import { browserStoreOptions } from '../hooks/kvscopeDb';
 
 const NO_TABS = ['attention'] as const;
 const noop = () => {};
 
 export function LessonShell({ children }: { children: (ctx: { lang: Lang; present: boolean }) => ReactNode }) {
-  const [store] = useState<KvscopeStore>(() =>
-    createKvscopeStore({ storage: typeof window === 'undefined' ? { getItem: () => null, setItem: () => {}, removeItem: () => {} } : browserStorage() }),
-  );
+  const [store] = useState<KvscopeStore>(() => createKvscopeStore(browserStoreOptions()));
   const lang = useStore(store, (s) => s.lang);
   const setLang = useStore(store, (s) => s.setLang);
   // Rehydration is explicit (lib/state/store): the saved language comes back after the first render.

@@ -17,6 +17,7 @@ import { renderPrompt } from '../../lib/engine/renderPrompt';
 import type { Analysed } from '../../lib/state/analysed';
 import { useEngineTask } from '../hooks/useEngineTask';
 import type { Engine } from '../lab/useEngine';
+import type { TaskFailure } from '../../lib/util/latestTask';
 
 
 /** Distinguishes runs: the same Analysed object keeps its number, a new run gets a new one. */
@@ -32,7 +33,8 @@ export interface StepExtra {
   /** Everything the step's callouts need is in `extra`. */
   ready: boolean;
   busy: boolean;
-  error: string | null;
+  /** Why the step's extra work failed (show it with useDescribe). */
+  error: TaskFailure | null;
 }
 
 const NONE: LessonExtra = Object.freeze({});
@@ -80,5 +82,5 @@ export function useStepExtra(view: StepView, engine: Engine, run: Analysed | nul
   });
   if (!needsWork(view)) return IDLE_EXTRA;
   const fresh = key !== null && task.valueKey === key && task.value !== null;
-  return { extra: fresh ? task.value! : NONE, ready: fresh, busy: task.running, error: task.error };
+  return { extra: fresh ? task.value! : NONE, ready: fresh, busy: task.running, error: task.failure ?? null };
 }

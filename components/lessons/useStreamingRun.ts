@@ -11,6 +11,8 @@ import { EMBEDDED_MODELS } from '../../lib/model/embedded';
 import { createTokenizer, encodeText } from '../../lib/prompt/tokenizer';
 import { useEngineTask } from '../hooks/useEngineTask';
 import type { Engine } from '../lab/useEngine';
+import { CodedError } from '../../lib/i18n/message';
+import type { TaskFailure } from '../../lib/util/latestTask';
 
 export type StreamingStage = 'tokenizing' | 'building' | 'window' | 'sink' | 'full' | 'done';
 export interface StreamingProgress {
@@ -22,7 +24,8 @@ export interface StreamingRun {
   result: StreamingResult | null;
   /** Set while the experiment runs. */
   progress: StreamingProgress | null;
-  error: string | null;
+  /** Why the experiment failed (show it with useDescribe). */
+  error: TaskFailure | null;
 }
 
 /** The text's ids under each model folder's tokenizer, once per folder and text. */
@@ -30,14 +33,14 @@ const idsCache = new Map<string, Promise<number[]>>();
 
 async function fetchJson(url: string, signal: AbortSignal): Promise<unknown> {
   const res = await fetch(url, { signal });
-  if (!res.ok) throw new Error(`could not fetch ${url}: HTTP ${res.status}`);
+  if (!res.ok) throw new CodedError('msg.engine.page.fetchFailed', { url, status: res.status });
   return res.json();
 }
 
 /** The lesson text tokenized with the model's tokenizer (as `kvscope streaming` does), cut to `tokens`. */
 export async function streamingIds(model: string, tokens: number, signal: AbortSignal): Promise<number[]> {
   const card = EMBEDDED_MODELS.find((m) => m.id === model);
-  if (!card) throw new Error(`no embedded model ${model}`);
+  if (!card) throw new CodedError('msg.engine.page.noEmbedded', { model });
   let all = idsCache.get(card.path);
   if (!all) {
     all = Promise.all([fetchJson(`${card.path}tokenizer.json`, signal), fetchJson(`${card.path}tokenizer_config.json`, signal)]).then(([t, c]) => encodeText(createTokenizer(t, c), STREAMING_TEXT));
@@ -58,7 +61,7 @@ export function useStreamingRun(engine: Engine, model: string | undefined, param
     return client!.streaming(ids, { window: params!.window, sink: params!.sink }, { signal, onProgress: (stage, fraction) => progress({ stage: stage as StreamingStage, fraction }) });
   });
   const fresh = key !== null && task.valueKey === key ? task.value : null;
-  return { key, result: fresh ?? null, progress: task.running ? (task.progress ?? { stage: 'tokenizing', fraction: 0 }) : null, error: task.error };
+  return { key, result: fresh ?? null, progress: task.running ? (task.progress ?? { stage: 'tokenizing', fraction: 0 }) : null, error: task.failure ?? null };
 }
 
 const NONE: LessonExtra = {};

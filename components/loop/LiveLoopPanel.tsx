@@ -19,7 +19,7 @@ import type { ChatMessage, ChatRequest } from '../../lib/scenarios/types';
 import { STRINGS } from '../../lib/i18n';
 import { ROLE_COLORS } from '../../lib/view/palette';
 import { download } from '../common/exportRender';
-import { useT, type T } from '../common/i18n';
+import { useDescribe, useT, type T } from '../common/i18n';
 import { useLiveLoop } from './useLiveLoop';
 
 const REUSED = '#2b8a3e';
@@ -58,6 +58,7 @@ const STATUS_LABEL: Record<StatusPolicy, 'loop.statusOff' | 'loop.statusReplace'
 
 export function LiveLoopPanel({ client, request, model, vocab, generationConfig, contextLimit = null, onRun }: LiveLoopPanelProps) {
   const t = useT();
+  const describe = useDescribe();
   const first = useMemo(() => (request ? (runOf(request).calls[0]?.request ?? null) : null), [request]);
   const config = useMemo(() => readConfig(generationConfig), [generationConfig]);
   const [maxCalls, setMaxCalls] = useState('4');
@@ -139,7 +140,7 @@ export function LiveLoopPanel({ client, request, model, vocab, generationConfig,
       {!client || !vocab ? <div className="small muted">{t('loop.noEngine')}</div> : null}
       {bad.length > 0 && <div role="status" className="small" style={{ color: 'var(--c-warn)' }}>{t('loop.badInput', { what: bad.join('; ') })}</div>}
       <div role="status" data-role="loop-state" className="small">
-        {loop.error ? <span style={{ color: 'var(--c-error)' }}>{t('loop.error', { message: loop.error })}</span> : loop.running ? t('loop.running', { n: (loop.streaming?.index ?? loop.calls.length) + 1 }) : finished ? stopLine(t, finished) : null}
+        {loop.error ? <span style={{ color: 'var(--c-error)' }}>{t('loop.error', { message: describe(loop.error) })}</span> : loop.running ? t('loop.running', { n: (loop.streaming?.index ?? loop.calls.length) + 1 }) : finished ? stopLine(t, describe, finished) : null}
       </div>
       {loop.calls.length > 0 && (
         <div className="small" data-role="loop-totals">
@@ -159,12 +160,12 @@ export function LiveLoopPanel({ client, request, model, vocab, generationConfig,
   );
 }
 
-function stopLine(t: T, run: LoopRun<Prompt>): string {
+function stopLine(t: T, describe: (v: unknown) => string, run: LoopRun<Prompt>): string {
   const n = run.calls.length;
   if (run.stop === 'final') return t('loop.stopFinal', { n });
   if (run.stop === 'max-calls') return t('loop.stopMax', { n });
   if (run.stop === 'aborted') return t('loop.stopAborted');
-  return t('loop.stopContext', { reason: run.stopReason });
+  return t('loop.stopContext', { reason: describe(run.stopMessage) });
 }
 
 function Legend({ t }: { t: T }) {

@@ -14,6 +14,8 @@ import type { SamplingSettings } from '../../lib/generate/sampling';
 import type { Prompt } from '../../lib/prompt/prompt';
 import type { Vocab } from '../../lib/prompt/vocab';
 import type { ChatRequest } from '../../lib/scenarios/types';
+import { errorData } from '../../lib/i18n/message';
+import type { TaskFailure } from '../../lib/util/latestTask';
 
 export interface LiveLoopSettings {
   maxCalls: number;
@@ -29,7 +31,8 @@ export interface LiveLoopState {
   /** The call being generated: its index and the ids so far. */
   streaming: { index: number; ids: number[] } | null;
   run: LoopRun<Prompt> | null;
-  error: string | null;
+  /** Why the loop failed (show it with useDescribe). */
+  error: TaskFailure | null;
 }
 
 const IDLE: LiveLoopState = { running: false, calls: [], streaming: null, run: null, error: null };
@@ -84,7 +87,7 @@ export function useLiveLoop(client: EngineClient | null, vocab: Vocab | null, co
         if (abort.current === ac) setState((p) => ({ ...p, running: false, streaming: null, run, calls: run.calls }));
         onRun?.(run);
       } catch (e) {
-        if (abort.current === ac) setState((p) => ({ ...p, running: false, streaming: null, error: e instanceof Error ? e.message : String(e) }));
+        if (abort.current === ac) setState((p) => ({ ...p, running: false, streaming: null, error: errorData(e) }));
       } finally {
         if (abort.current === ac) abort.current = null;
       }

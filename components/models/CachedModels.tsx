@@ -5,14 +5,13 @@ import { useCallback, useEffect, useState } from 'react';
 import { formatBytes } from '../../lib/analysis/kvBytes';
 import { defaultCacheStorage, deleteCachedModel, listCachedModels, type CachedModel } from '../../lib/model/source/browserCache';
 import { DEFAULT_ENDPOINT } from '../../lib/model/source/hub';
-import { useLang, useT } from '../common/i18n';
-import { errorSentence } from './reasonText';
+import { useDescribe, useT } from '../common/i18n';
 
 const keyOf = (m: CachedModel) => JSON.stringify([m.endpoint, m.repo, m.revision]);
 
 export function CachedModels({ onLoad }: { onLoad: (m: CachedModel) => void }) {
   const t = useT();
-  const lang = useLang();
+  const describe = useDescribe();
   const [models, setModels] = useState<CachedModel[] | null>(null);
   const [error, setError] = useState<unknown>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -56,7 +55,7 @@ export function CachedModels({ onLoad }: { onLoad: (m: CachedModel) => void }) {
         </p>
       ) : error !== null ? (
         <div role="alert" style={{ color: 'var(--c-error)', fontSize: 'var(--fs-sm)' }}>
-          {errorSentence(t, lang, error)}
+          {describe(error)}
         </div>
       ) : (
         <ul data-role="cached-list" style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 'var(--sp-1)', fontSize: 'var(--fs-sm)' }}>

@@ -8,13 +8,13 @@ import { preflight, type PreflightReport } from '../../lib/model/preflight';
 import { browserBlobCache } from '../../lib/model/source/browserCache';
 import { FolderFiles } from '../../lib/model/source/folder';
 import { DEFAULT_ENDPOINT, HubFiles, normaliseEndpoint, parseRepoId } from '../../lib/model/source/hub';
-import { ModelSourceError } from '../../lib/model/source/types';
+import { messageText } from '../../lib/i18n/message';
 import { hubChoice, loadPlan, modelDisplayName, type ProviderChoice } from '../../lib/state/modelChoice';
-import { useLang, useT } from '../common/i18n';
+import { useDescribe, useLang, useT } from '../common/i18n';
 import { CachedModels } from './CachedModels';
 import { FolderSource, type PickedFolder } from './FolderSource';
 import { LoadButton, PreflightView } from './PreflightView';
-import { errorSentence, isAbort } from './reasonText';
+import { isAbort } from './reasonText';
 import { browserBudget, probeWebGpu } from './webgpu';
 
 const TOKENIZER_FILES = ['tokenizer.json', 'tokenizer_config.json'] as const;
@@ -44,6 +44,7 @@ export interface OpenModelDialogProps {
 export function OpenModelDialog({ onClose, initialRepo, autoCheck, endpoint, provider, onLoadHub, onLoadFolder }: OpenModelDialogProps) {
   const t = useT();
   const lang = useLang();
+  const describe = useDescribe();
   const [repo, setRepo] = useState(initialRepo ?? '');
   const [endpointText, setEndpointText] = useState(endpoint);
   const [check, setCheck] = useState<Check>({ status: 'idle' });
@@ -114,7 +115,7 @@ export function OpenModelDialog({ onClose, initialRepo, autoCheck, endpoint, pro
     if (check.status === 'error' && check.kind === kind) {
       return (
         <div role="alert" data-role="model-error" style={{ color: 'var(--c-error)', background: 'var(--c-error-soft)', padding: '6px 10px', borderRadius: 'var(--radius)', fontSize: 'var(--fs-sm)' }}>
-          {errorSentence(t, lang, check.error)}
+          {describe(check.error)}
         </div>
       );
     }
@@ -123,7 +124,7 @@ export function OpenModelDialog({ onClose, initialRepo, autoCheck, endpoint, pro
     const plan = loadPlan(check.report, provider, check.hasAdapter);
     // Preflight weighs the weights; the worker also needs the tokenizer files, so their absence stops Load here.
     const missing = check.report.supported ? TOKENIZER_FILES.filter((n) => !check.report.files.some((f) => f.name === n)) : [];
-    const blocked = missing.length > 0 ? missing.map((file) => errorSentence(t, lang, new ModelSourceError('not_found', `${check.report.label} has no ${file}.`, { file }))).join(' ') : null;
+    const blocked = missing.length > 0 ? missing.map((file) => messageText(lang, { key: 'msg.model.src.labelMissing', params: { label: check.report.label, file } })).join(' ') : null;
     return (
       <div style={{ display: 'grid', gap: 'var(--sp-2)' }}>
         <PreflightView report={check.report} label={target.kind === 'hub' ? modelDisplayName(hubChoice(target.repo, target.revision)) : target.folder.label} />

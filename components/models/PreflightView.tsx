@@ -12,13 +12,12 @@ import { reasonSentence } from './reasonText';
 const LEVEL_COLOUR = { fail: 'var(--c-error)', warn: 'var(--c-warn)', info: 'var(--c-muted)' } as const;
 
 function Reasons({ reasons }: { reasons: readonly PreflightReason[] }) {
-  const t = useT();
   const lang = useLang();
   return (
     <ul style={{ margin: '2px 0 0', paddingLeft: 18 }}>
       {reasons.map((r, i) => (
         <li key={i} data-code={r.code} data-level={r.level} style={{ color: LEVEL_COLOUR[r.level] }}>
-          {reasonSentence(t, lang, r)}
+          {reasonSentence(lang, r)}
         </li>
       ))}
     </ul>
@@ -102,7 +101,7 @@ export function LoadButton({ plan, blocked, onLoad }: { plan: LoadPlan; blocked?
   const t = useT();
   const lang = useLang();
   if (!plan.ok || blocked) {
-    const why = blocked ?? (plan.ok ? '' : plan.reasons.map((r) => reasonSentence(t, lang, r)).join(' '));
+    const why = blocked ?? (plan.ok ? '' : plan.reasons.map((r) => reasonSentence(lang, r)).join(' '));
     return (
       <div style={{ display: 'flex', gap: 'var(--sp-2)', alignItems: 'baseline', flexWrap: 'wrap' }}>
         <button type="button" className="primary" data-role="model-load" disabled title={why}>

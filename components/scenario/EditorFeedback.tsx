@@ -3,7 +3,8 @@
 // and the validator's notes; plus the editor's shared geometry (every line is LINE pixels, no wrapping).
 import type { CSSProperties } from 'react';
 import type { LocatedError } from '../../lib/prompt/editRequest';
-import { useT } from '../common/i18n';
+import type { Message } from '../../lib/i18n/message';
+import { useDescribe, useT } from '../common/i18n';
 
 /** Every line is exactly this tall (no wrapping), so line n sits at PAD_Y + (n − 1) · LINE in all three layers. */
 export const LINE = 20;
@@ -14,13 +15,18 @@ export const TEXT: CSSProperties = { fontFamily: FONT_FAMILY, fontSize: 'var(--f
 export const ERROR_BAND = 'rgba(214, 48, 49, 0.13)';
 export const ERROR_INK = '#b3261e';
 
-/** An error as the list and the gutter's tooltip word it. */
-export function errorText(e: LocatedError): string {
+/**
+ * An error as the list and the gutter's tooltip word it: "path: text" (a syntax error: its reason), in the
+ * interface's language through `describe` when the validator coded it.
+ */
+export function errorText(e: LocatedError, describe?: (v: unknown) => string): string {
+  if (describe && e.key) return describe(e);
   return e.syntax ? e.message : `${e.path}: ${e.message}`;
 }
 
 export function ErrorList({ errors, onGoTo }: { errors: readonly LocatedError[]; onGoTo: (e: LocatedError) => void }) {
   const t = useT();
+  const describe = useDescribe();
   return (
     <ul data-role="editor-errors" aria-live="polite" aria-label={t('editor.errorList')} style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 2 }}>
       {errors.map((e, i) => (
@@ -37,7 +43,7 @@ export function ErrorList({ errors, onGoTo }: { errors: readonly LocatedError[];
           >
             <span style={{ color: ERROR_INK, fontWeight: 600 }}>{e.syntax ? t('editor.atLineColumn', { line: e.line, column: e.column }) : t('editor.atLine', { line: e.line })}</span>
             {': '}
-            {errorText(e)}
+            {errorText(e, describe)}
           </button>
         </li>
       ))}
@@ -45,14 +51,16 @@ export function ErrorList({ errors, onGoTo }: { errors: readonly LocatedError[];
   );
 }
 
-export function NoteList({ notes }: { notes: readonly string[] }) {
+export function NoteList({ notes }: { notes: readonly (string | Message)[] }) {
   const t = useT();
+  const describe = useDescribe();
   if (notes.length === 0) return null;
   return (
     <ul data-role="editor-notes" aria-label={t('editor.noteList')} style={{ listStyle: 'none', margin: 0, padding: 0, display: 'grid', gap: 2 }}>
       {notes.map((n, i) => (
         <li key={i} data-role="editor-note" style={{ padding: '2px 8px', borderLeft: '3px solid #6e9bd1', background: '#f1f6fc', color: '#243b53', fontSize: 'var(--fs-xs)' }}>
-          <span style={{ fontWeight: 600 }}>{t('editor.note')}:</span> {n}
+          <span style={{ fontWeight: 600 }}>{t('editor.note')}:</span> {describe(n)}
+
         </li>
       ))}
     </ul>

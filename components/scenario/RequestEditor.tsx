@@ -8,7 +8,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNod
 import { checkRequestText, errorCount, type LocatedError, type RequestCheck } from '../../lib/prompt/editRequest';
 import { formatJson } from '../../lib/prompt/jsonLocate';
 import type { ChatRequest } from '../../lib/scenarios/types';
-import { useT } from '../common/i18n';
+import { useDescribe, useT } from '../common/i18n';
 import { ERROR_BAND, ERROR_INK, ErrorList, errorText, LINE, NoteList, PAD_X, PAD_Y, TEXT } from './EditorFeedback';
 
 export interface RequestEditorProps {
@@ -62,6 +62,7 @@ function Bands({ ranges, colour }: { ranges: [number, number][]; colour: string 
 
 export function RequestEditor({ text, onTextChange, onValidRequest, onValidity, rows = 16 }: RequestEditorProps) {
   const t = useT();
+  const describe = useDescribe();
   const id = useId();
   const statusId = `${id}-status`;
   const areaRef = useRef<HTMLTextAreaElement>(null);
@@ -98,7 +99,7 @@ export function RequestEditor({ text, onTextChange, onValidRequest, onValidity, 
   const pending = checked !== null && checked.text !== text;
   const result = checked?.result ?? null;
   const errors = useMemo(() => (result && !result.ok ? result.errors : []), [result]);
-  const notes = result?.notes ?? [];
+  const notes = result ? (result.codedNotes ?? result.notes) : [];
   const syntax = result !== null && !result.ok && result.syntax;
 
   const lineCount = useMemo(() => countLines(text), [text]);
@@ -209,7 +210,8 @@ export function RequestEditor({ text, onTextChange, onValidRequest, onValidity, 
                 key={line}
                 data-role="editor-gutter-marker"
                 data-line={line}
-                title={`${t('editor.gutterError')}: ${es.map(errorText).join('\n')}`}
+                title={`${t('editor.gutterError')}: ${es.map((e) => errorText(e, describe)).join('\n')}`}
+
                 onClick={() => goTo(es[0]!)}
                 style={{ position: 'absolute', left: 3, top: PAD_Y + (line - 1) * LINE, lineHeight: `${LINE}px`, fontSize: 'var(--fs-sm)', color: ERROR_INK, cursor: 'pointer' }}
               >

@@ -10,6 +10,7 @@ import type { Segment, Span } from '../../lib/prompt/prompt';
 import { paintRgba, type ColormapName, type Scale } from '../../lib/view/colormap';
 import { hexRgb, poolSpan } from '../../lib/view/raster';
 import { MARK_COLORS, SEGMENT_COLORS } from '../../lib/view/palette';
+import { COPY_MARK } from '../../lib/view/copySource';
 import { headroomStart, keyAtX, shortLabel, stripColumns, stripLabelKeys, stripLayout } from '../../lib/view/stepStrip';
 import { MatrixCanvas, useDevicePixelRatio } from '../charts/MatrixCanvas';
 import { useT } from '../common/i18n';
@@ -29,6 +30,8 @@ export interface AttentionStripProps {
   labelFirst?: number[];
   /** A picked key (outlined), or null. */
   picked?: number | null;
+  /** The copy source of the query's prediction (outlined in COPY_MARK, docs/CONCEPTS.md#copy-source), or null. */
+  source?: number | null;
   /** Clicking a key. */
   onPick?: (key: number) => void;
 }
@@ -46,7 +49,7 @@ const GAP_MIN_PX = 8;
 /** The headroom after the cache end: the panel's background (--c-bg), not a colour of the map. */
 const HEADROOM = hexRgb('#f4f5f7');
 
-export function AttentionStrip({ weights, total, spans, labels, scale, map, width, labelFirst = [], picked = null, onPick }: AttentionStripProps) {
+export function AttentionStrip({ weights, total, spans, labels, scale, map, width, labelFirst = [], picked = null, source = null, onPick }: AttentionStripProps) {
   const t = useT();
   const ref = useRef<HTMLCanvasElement>(null);
   const [hover, setHover] = useState<{ x: number; key: number } | null>(null);
@@ -92,7 +95,8 @@ export function AttentionStrip({ weights, total, spans, labels, scale, map, widt
     },
     [weights, layout, domain, total, scale, map, W, S, B, segmentOf],
   );
-  // Gaps between wide columns, the query's column outlined (selection mark), a picked key (pin mark), the cache end.
+  // Gaps between wide columns, the query's column outlined (selection mark), a picked key (pin mark), the copy
+  // source (COPY_MARK on a white halo, so it reads on any colour), the cache end.
   const overlay = useCallback(
     (ctx: CanvasRenderingContext2D) => {
       const px = layout.keyPx * dpr;
@@ -109,13 +113,21 @@ export function AttentionStrip({ weights, total, spans, labels, scale, map, widt
         ctx.strokeRect(x0 + lw, lw, Math.max(1, w - 2 * lw), S - 2 * lw);
       };
       if (picked !== null && picked < cached) box(picked, MARK_COLORS.pin);
+      if (source !== null && source < cached) {
+        const x0 = Math.round(source * px);
+        const w = Math.max(Math.round(px), 2 * lw + 1);
+        ctx.strokeStyle = '#ffffff';
+        ctx.lineWidth = 4 * lw;
+        ctx.strokeRect(x0 + lw, lw, Math.max(1, w - 2 * lw), S - 2 * lw);
+        box(source, COPY_MARK);
+      }
       if (cached > 0) box(cached - 1, MARK_COLORS.select);
       if (cached > 0 && cached < domain) {
         ctx.fillStyle = MARK_COLORS.ink;
         ctx.fillRect(Math.round(cached * px), 0, 2 * lw, S + B);
       }
     },
-    [layout, cached, domain, picked, S, B, dpr],
+    [layout, cached, domain, picked, source, S, B, dpr],
   );
 
   const labelKeys = useMemo(() => stripLabelKeys(layout, LABEL_MIN_PX, labelFirst), [layout, labelFirst]);
@@ -159,6 +171,7 @@ export function AttentionStrip({ weights, total, spans, labels, scale, map, widt
         data-cached={cached}
         data-domain={domain}
         data-cached-px={Math.round(layout.cachedPx)}
+        data-copy-source={source ?? ''}
         role="img"
         aria-label={t('step.stripAria', { cached, total, domain })}
         style={{ width, height: STRIP_H + BAND_H, display: 'block', cursor: onPick ? 'pointer' : 'default', outline: '1px solid var(--c-border-strong)' }}
@@ -178,6 +191,7 @@ export function AttentionStrip({ weights, total, spans, labels, scale, map, widt
         {labelKeys.map((k) => {
           const isQuery = k === cached - 1;
           const isPicked = k === picked;
+          const isSource = k === source;
           return (
             <text
               key={k}
@@ -185,8 +199,8 @@ export function AttentionStrip({ weights, total, spans, labels, scale, map, widt
               transform={`translate(${(k + 0.5) * layout.keyPx} 3) rotate(-90)`}
               textAnchor="end"
               dominantBaseline="central"
-              fill={isQuery ? MARK_COLORS.select : isPicked ? MARK_COLORS.pin : MARK_COLORS.ink}
-              fontWeight={isQuery || isPicked ? 700 : 400}
+              fill={isQuery ? MARK_COLORS.select : isPicked ? MARK_COLORS.pin : isSource ? COPY_MARK : MARK_COLORS.ink}
+              fontWeight={isQuery || isPicked || isSource ? 700 : 400}
               style={{ whiteSpace: 'pre' }}
             >
               {shortLabel(labels[k] ?? '', LABEL_CHARS)}
@@ -212,6 +226,10 @@ export function AttentionStrip({ weights, total, spans, labels, scale, map, widt
         <span style={{ display: 'inline-flex', alignItems: 'center', gap: 3 }}>
           <span style={{ width: 12, height: 9, border: `2px solid ${MARK_COLORS.select}` }} />
           {t('step.stripQueryMark')}
+        </span>
+        <span data-role="strip-copy-legend" style={{ display: 'inline-flex', alignItems: 'center', gap: 3 }}>
+          <span style={{ width: 12, height: 9, border: `2px solid ${COPY_MARK}` }} />
+          {t('copy.legend')}
         </span>
         {cached < domain && (
           <span style={{ display: 'inline-flex', alignItems: 'center', gap: 3 }}>

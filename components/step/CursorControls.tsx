@@ -4,9 +4,9 @@
 // StepNotes says how the rows were computed (shown below the main visual).
 import { nextBoundary, prevBoundary } from '../../lib/generate/stepper';
 import type { Op, Row } from '../../lib/generate/stepSession';
-import { useT, type T } from '../common/i18n';
+import { useDescribe, useT, type T } from '../common/i18n';
 import { SPEEDS, type Playback } from './usePlayback';
-import type { StepOps } from './useStepSession';
+import { KEEP_ROWS, type StepOps } from './useStepSession';
 
 export interface CursorControlsProps {
   ops: StepOps;
@@ -74,8 +74,15 @@ function opText(t: T, op: Op): string {
 /** Where the cursor is, what runs, the last engine operation (and the tab's counts), errors. */
 export function StepStatus({ ops, labels }: { ops: StepOps; labels: string[] }) {
   const t = useT();
+  const describe = useDescribe();
   const { cursor, length: N, busy, error, session } = ops;
-  const lastOp = session?.ops.at(-1);
+  // A re-decode that only restores the query's row (a step back past the rows kept) follows the move it
+  // belongs to: show that move, and the re-decode beside it.
+  const all = session?.ops ?? [];
+  let shownAt = all.length - 1;
+  while (shownAt > 0 && all[shownAt]!.via === 'redo') shownAt--;
+  const lastOp = all[shownAt];
+  const redo = all.slice(shownAt + 1).find((o) => o.kind === 'extend');
   const counts = session?.counts;
   return (
     <>
@@ -96,6 +103,7 @@ export function StepStatus({ ops, labels }: { ops: StepOps; labels: string[] }) 
       </div>
       <div data-role="step-op" style={{ fontSize: 'var(--fs-xs)', fontFamily: 'var(--font-mono)' }}>
         {lastOp ? t('step.lastOp', { op: opText(t, lastOp) }) : ''}
+        {redo && <span data-role="step-redo"> · {opText(t, redo)}</span>}
         {counts && (
           <span className="muted" style={{ marginLeft: 'var(--sp-3)' }}>
             {t('step.counts', { prefill: counts.prefill + counts.resync, step: counts.step, jump: counts.jump, fork: counts.fork, generate: counts.generate })}
@@ -104,7 +112,7 @@ export function StepStatus({ ops, labels }: { ops: StepOps; labels: string[] }) 
       </div>
       {error && (
         <div role="alert" style={{ color: 'var(--c-error)', background: 'var(--c-error-soft)', padding: '4px 8px', borderRadius: 'var(--radius)' }}>
-          {t('error.prefix', { message: error })}
+          {t('error.prefix', { message: describe(error) })}
         </div>
       )}
     </>
@@ -117,7 +125,7 @@ export function StepNotes({ row }: { row: Row | undefined }) {
   return (
     <div style={{ display: 'grid', gap: 'var(--sp-1)', fontSize: 'var(--fs-xs)' }} className="muted">
       <div>{t('step.keysHelp')}</div>
-      <div>{t('step.jumpNote')}</div>
+      <div>{t('step.jumpNote', { keep: KEEP_ROWS })}</div>
       {row && row.via !== 'step' && <div data-role="row-source">{t(`step.rowVia.${row.via}`, { n: row.runTokens })}</div>}
     </div>
   );

@@ -6,14 +6,16 @@
 import type { GenField, GenForm } from '../../lib/generate/genForm';
 import type { ParsedAssistant } from '../../lib/prompt/assistantOutput';
 import { SEGMENT_COLORS } from '../../lib/view/palette';
-import { useT } from '../common/i18n';
+import { useDescribe, useT } from '../common/i18n';
+import type { TaskFailure } from '../../lib/util/latestTask';
 
 export interface GenRun {
   running: boolean;
   made: number;
   max: number;
   stopped?: 'eos' | 'limit' | 'aborted' | 'callback';
-  error?: string;
+  /** Why the run failed (show it with useDescribe). */
+  error?: TaskFailure;
 }
 
 export interface GenerationPanelProps {
@@ -40,6 +42,7 @@ const FIELD: React.CSSProperties = { width: 70, marginLeft: 4 };
 
 export function GenerationPanel(p: GenerationPanelProps) {
   const t = useT();
+  const describe = useDescribe();
   const { form, onForm, errors, run } = p;
   const field = (key: GenField, label: string, extra: React.InputHTMLAttributes<HTMLInputElement> = {}) => (
     <label style={{ whiteSpace: 'nowrap' }}>
@@ -112,7 +115,7 @@ export function GenerationPanel(p: GenerationPanelProps) {
         )}
         {run && !run.running && (
           <span data-role="gen-status" data-stopped={run.stopped ?? 'error'}>
-            {run.error ? t('error.prefix', { message: run.error }) : t('step.genDone', { made: run.made, why: stoppedText })}
+            {run.error ? t('error.prefix', { message: describe(run.error) }) : t('step.genDone', { made: run.made, why: stoppedText })}
           </span>
         )}
       </div>

@@ -33,9 +33,11 @@ export interface QueryStripProps {
   cursor: number;
   /** Tokens on the timeline. */
   total: number;
+  /** The copy source of the query's prediction (outlined), or null (docs/CONCEPTS.md#copy-source). */
+  source?: number | null;
 }
 
-export function QueryStrip({ query, timeline, labels, cursor, total: N }: QueryStripProps) {
+export function QueryStrip({ query, timeline, labels, cursor, total: N, source = null }: QueryStripProps) {
   const t = useT();
   const [boxRef, boxWidth] = useBoxWidth(1200);
   const width = Math.max(300, boxWidth - 2);
@@ -68,9 +70,10 @@ export function QueryStrip({ query, timeline, labels, cursor, total: N }: QueryS
     weights,
     topKeys: topKeys.map((x) => ({ key: x.k, weight: x.w })),
     picked: v.picked,
+    copySource: source,
   });
-  // The query and the most attended keys keep their labels when not every key has room for one.
-  const labelFirst = useMemo(() => [cursor - 1, ...topKeys.map((x) => x.k)], [cursor, topKeys]);
+  // The query, the copy source and the most attended keys keep their labels when not every key has room for one.
+  const labelFirst = useMemo(() => [cursor - 1, ...(source !== null ? [source] : []), ...topKeys.map((x) => x.k)], [cursor, source, topKeys]);
   return (
     <div ref={boxRef} style={{ display: 'grid', gap: 'var(--sp-1)', minWidth: 0, overflow: 'hidden', paddingTop: 1 }}>
       <ExportFrame name={`step-attention-q${cursor - 1}-L${v.layer}-${v.head}`} title={caption} json={json} bodyStyle={{ display: 'grid', gap: 'var(--sp-1)' }}>
@@ -86,6 +89,7 @@ export function QueryStrip({ query, timeline, labels, cursor, total: N }: QueryS
             width={width}
             labelFirst={labelFirst}
             picked={v.picked}
+            source={source}
             onPick={v.togglePick}
           />
         )}

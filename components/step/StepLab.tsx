@@ -11,12 +11,14 @@ import type { Vocab } from '../../lib/prompt/vocab';
 import type { Analysed } from '../../lib/state/analysed';
 import { CATALOG } from '../../lib/scenarios/catalog';
 import { customOf, type CustomScenario } from '../../lib/state/store';
+import { CopySourceLine } from './CopySourceLine';
 import { CursorControls, keyTarget, StepNotes, StepStatus } from './CursorControls';
 import { GenerationPanel } from './GenerationPanel';
 import { KvGrowth } from './KvGrowth';
 import { QueryStrip, StripViewControls } from './QueryStrip';
 import { StepTokens } from './StepTokens';
 import { TopPredictions } from './TopPredictions';
+import { useStepCopySource } from './useCopySource';
 import { useKvShape } from './useKvShape';
 import { usePlayback } from './usePlayback';
 import { useQueryView } from './useQueryView';
@@ -56,6 +58,7 @@ export function StepLab({ client, analysed, vocab, generationConfig, model, scen
   const gen = useStepGeneration(ops, generationConfig, () => play.setPlaying(false));
   const tl = useTimeline(analysed, ops, vocab);
   const query = useQueryView(analysed, ops);
+  const copy = useStepCopySource(ops, query.row);
   const generating = !!gen.run?.running;
   const kv = useKvShape(client, ops, query.settings.layers, !play.playing && !generating);
 
@@ -96,6 +99,8 @@ export function StepLab({ client, analysed, vocab, generationConfig, model, scen
 
   // Idle: no operation in flight at all (not only none past the busy line's delay), so a move asked for now runs.
   const idle = !busy && !pending && !generating;
+  // The copy source of the query's prediction, marked in the strip and the tokens (docs/CONCEPTS.md#copy-source).
+  const source = copy.copy?.best?.position ?? null;
   return (
     <section
       data-role="step-lab"
@@ -114,7 +119,21 @@ export function StepLab({ client, analysed, vocab, generationConfig, model, scen
           <CursorControls ops={ops} play={play} starts={tl.starts} locked={!s || generating || cursor === 0} />
           <StepStatus ops={ops} labels={tl.labels} />
           <StripViewControls settings={v} />
-          <QueryStrip query={query} timeline={tl.timeline} labels={tl.labels} cursor={cursor} total={N} />
+          <QueryStrip query={query} timeline={tl.timeline} labels={tl.labels} cursor={cursor} total={N} source={source} />
+          {query.row && (
+            <CopySourceLine
+              copy={copy.copy}
+              labels={tl.labels}
+              coverage={copy.coverage}
+              markedIn="strip"
+              empty={{ kind: 'end' }}
+              onGoto={(p) => {
+                play.setPlaying(false);
+                ops.move(p + 1);
+              }}
+              gotoDisabled={!idle}
+            />
+          )}
         </div>
 
         <div style={{ display: 'flex', gap: 'var(--sp-3)', flexWrap: 'wrap', alignItems: 'flex-start' }}>
@@ -129,6 +148,7 @@ export function StepLab({ client, analysed, vocab, generationConfig, model, scen
                 scale={query.scale}
                 map={v.colormap}
                 picked={v.picked}
+                source={source}
                 genStart={genStart}
                 height={360}
                 onPick={v.togglePick}
@@ -173,6 +193,7 @@ export function StepLab({ client, analysed, vocab, generationConfig, model, scen
         <h3 style={sectionTitle}>{t('step.notesTitle')}</h3>
         <p style={{ margin: 0, fontSize: 'var(--fs-sm)', maxWidth: 1100 }}>{t('step.intro')}</p>
         <div className="muted small">{t('step.stripNote')}</div>
+        <div className="muted small">{t('copy.note')}</div>
         <StepNotes row={query.row} />
       </section>
     </section>

@@ -9,6 +9,7 @@ import type { Span, TokenInfo } from '../../lib/prompt/prompt';
 import { displayToken } from '../../lib/prompt/label';
 import { rgbHex, sampleColormap, type ColormapName, type Scale } from '../../lib/view/colormap';
 import { MARK_COLORS, SEGMENT_COLORS } from '../../lib/view/palette';
+import { COPY_MARK } from '../../lib/view/copySource';
 import { useT } from '../common/i18n';
 
 export interface StepTokensProps {
@@ -24,6 +25,8 @@ export interface StepTokensProps {
   picked: number | null;
   /** First generated token, or null. */
   genStart: number | null;
+  /** The copy source of the query's prediction (outlined, docs/CONCEPTS.md#copy-source), or null. */
+  source?: number | null;
   height?: number;
   onPick?: (i: number) => void;
 }
@@ -33,7 +36,7 @@ const PREVIEW = 24;
 /** Height of the attention bar under each cached chip, in px. */
 const BAR_PX = 6;
 
-export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked, genStart, height = 300, onPick }: StepTokensProps) {
+export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked, genStart, source = null, height = 300, onPick }: StepTokensProps) {
   // Drawn: the cache, the preview, and a picked key wherever it is.
   const shown = Math.min(tokens.length, Math.max(cursor + PREVIEW, picked !== null ? picked + 1 : 0));
   const hidden = tokens.length - shown;
@@ -75,6 +78,7 @@ export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked,
         key={i}
         data-step-index={i}
         data-cached={cached ? 'true' : 'false'}
+        data-copy-source={i === source ? 'true' : undefined}
         title={
           t('step.chipTitle', { index: i, id: tok.id, segment: span ? t(`segment.${span.segment}`) : '—' }) +
           (w !== null ? '\n' + t('step.stripTipWeight', { w: w.toPrecision(4) }) : '\n' + t('step.stripTipFuture')) +
@@ -87,7 +91,15 @@ export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked,
           borderBottom: `${BAR_PX}px solid ${bar}`,
           borderLeft: starts.has(i) ? `3px solid ${MARK_COLORS.ink}` : undefined,
           marginLeft: starts.has(i) ? 4 : 0,
-          outline: isQuery ? `2px solid ${MARK_COLORS.select}` : isNext ? `2px dashed ${MARK_COLORS.ink}` : i === picked ? `2px solid ${MARK_COLORS.pin}` : undefined,
+          outline: isQuery
+            ? `2px solid ${MARK_COLORS.select}`
+            : isNext
+              ? `2px dashed ${MARK_COLORS.ink}`
+              : i === picked
+                ? `2px solid ${MARK_COLORS.pin}`
+                : i === source
+                  ? `2px solid ${COPY_MARK}`
+                  : undefined,
           outlineOffset: 0,
           boxShadow: generated ? 'inset 0 2px 0 #7b2cbf' : undefined,
           padding: '0 2px',
@@ -116,6 +128,7 @@ export function StepTokens({ tokens, spans, cursor, weights, scale, map, picked,
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 'var(--sp-1) var(--sp-3)', fontSize: 'var(--fs-xs)' }}>
         <Key style={{ outline: `2px solid ${MARK_COLORS.select}` }} text={t('step.keyQuery')} />
         <Key style={{ outline: `2px dashed ${MARK_COLORS.ink}` }} text={t('step.keyNext')} />
+        <Key style={{ outline: `2px solid ${COPY_MARK}` }} text={t('copy.legend')} />
         <Key style={{ opacity: 0.35, background: SEGMENT_COLORS.tools }} text={t('step.keyFuture')} />
         <Key style={{ borderBottom: `${BAR_PX}px solid ${rgbHex(sampleColormap(map, 0.8))}` }} text={t('step.keyBar')} />
         {genStart !== null && <Key style={{ boxShadow: 'inset 0 2px 0 #7b2cbf', background: '#eee' }} text={t('step.keyGenerated')} />}

@@ -4,18 +4,20 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { formFromSettings, readGenForm, type GenForm } from '../../lib/generate/genForm';
 import { greedySettings, parseGenerationConfig, type SamplingSettings } from '../../lib/generate/sampling';
-import { useT, type T } from '../common/i18n';
+import { useDescribe, useT, type T } from '../common/i18n';
+import { errorData } from '../../lib/i18n/message';
+import type { TaskFailure } from '../../lib/util/latestTask';
 import type { GenRun } from './GenerationPanel';
 import type { StepOps } from './useStepSession';
 
 const DEFAULT_MAX_NEW = 64;
 const DEFAULT_SEED = 1234;
 
-function readConfig(cfg: unknown): { settings: SamplingSettings; error: string | null } {
+function readConfig(cfg: unknown): { settings: SamplingSettings; error: TaskFailure | null } {
   try {
     return { settings: parseGenerationConfig(cfg ?? undefined), error: null };
   } catch (e) {
-    return { settings: greedySettings(), error: (e as Error).message };
+    return { settings: greedySettings(), error: errorData(e) };
   }
 }
 
@@ -23,8 +25,8 @@ function summary(s: SamplingSettings): string {
   return `do_sample ${s.doSample}, temperature ${s.temperature}, top_k ${s.topK}, top_p ${s.topP}, eos ${JSON.stringify(s.eosIds)}`;
 }
 
-function configNote(t: T, config: { settings: SamplingSettings; error: string | null }, raw: unknown): string {
-  if (config.error) return t('step.genConfigError', { error: config.error });
+function configNote(t: T, describe: (v: unknown) => string, config: { settings: SamplingSettings; error: TaskFailure | null }, raw: unknown): string {
+  if (config.error) return t('step.genConfigError', { error: describe(config.error) });
   return raw ? t('step.genConfigRead', { summary: summary(config.settings) }) : t('step.genConfigNone');
 }
 
@@ -42,6 +44,7 @@ export interface StepGeneration {
 
 export function useStepGeneration(ops: StepOps, generationConfig: unknown | null, onBeforeRun: () => void): StepGeneration {
   const t = useT();
+  const describe = useDescribe();
   const config = useMemo(() => readConfig(generationConfig), [generationConfig]);
   const [form, setForm] = useState<GenForm>(() => formFromSettings(config.settings, DEFAULT_SEED, DEFAULT_MAX_NEW));
   const [run, setRun] = useState<GenRun | null>(null);
@@ -77,7 +80,7 @@ export function useStepGeneration(ops: StepOps, generationConfig: unknown | null
       setRun({ running: false, made: r.ids.length, max, stopped: r.stopped });
       ops.setError(null);
     } catch (e) {
-      setRun({ running: false, made, max, error: (e as Error).message });
+      setRun({ running: false, made, max, error: errorData(e) });
     } finally {
       ops.inFlight.current--;
       abort.current = null;
@@ -91,5 +94,5 @@ export function useStepGeneration(ops: StepOps, generationConfig: unknown | null
     void ops.run(t('step.busyFork'), () => cur.backToPrompt()).then(() => setRun(null));
   };
 
-  return { form, setForm, formRead, configNote: configNote(t, config, generationConfig), run, generate, stop: () => abort.current?.abort(), backToPrompt };
+  return { form, setForm, formRead, configNote: configNote(t, describe, config, generationConfig), run, generate, stop: () => abort.current?.abort(), backToPrompt };
 }

@@ -6,6 +6,8 @@ import type { EngineClient } from '../../lib/engine/client';
 import { StepSession } from '../../lib/generate/stepSession';
 import type { Analysed } from '../../lib/state/analysed';
 import { useT } from '../common/i18n';
+import { errorData } from '../../lib/i18n/message';
+import type { TaskFailure } from '../../lib/util/latestTask';
 
 /** Operations that run longer than this show a progress indicator. */
 const BUSY_AFTER_MS = 500;
@@ -16,6 +18,13 @@ const BUSY_AFTER_MS = 500;
  * query attends to itself (weight 1) and its logits predict token 1. Stepping, playing or End go on from there.
  */
 export const OPEN_AT = 1;
+
+/**
+ * Query rows the session keeps before the cursor (lib/generate/stepSession keepRows): the tab draws only
+ * the current one, so memory stays linear in the prompt's length; these few make ← instant, and a step back
+ * further re-decodes one token.
+ */
+export const KEEP_ROWS = 16;
 
 export interface StepOps {
   /** The session of the analysed prompt (null before the first one). */
@@ -35,8 +44,9 @@ export interface StepOps {
   busy: string | null;
   /** An operation runs now (however briefly): moves asked for meanwhile are dropped, so the tab is not idle. */
   pending: boolean;
-  error: string | null;
-  setError: (e: string | null) => void;
+  /** The last operation's failure (show it with useDescribe). */
+  error: TaskFailure | null;
+  setError: (e: TaskFailure | null) => void;
   /** Operations in flight (moves asked for meanwhile are dropped, not queued). */
   inFlight: React.RefObject<number>;
   /** Re-renders after the session changed in place. */
@@ -53,7 +63,7 @@ export function useStepSession(client: EngineClient, analysed: Analysed | null):
   const sessionRef = useRef<StepSession | null>(null);
   const [session, setSession] = useState<StepSession | null>(null);
   const [sessionNo, setSessionNo] = useState(0);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<TaskFailure | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
   const inFlight = useRef(0);
@@ -68,7 +78,7 @@ export function useStepSession(client: EngineClient, analysed: Analysed | null):
       setError(null);
       return true;
     } catch (e) {
-      setError((e as Error).message);
+      setError(errorData(e));
       return false;
     } finally {
       clearTimeout(timer);
@@ -85,7 +95,7 @@ export function useStepSession(client: EngineClient, analysed: Analysed | null):
   // the cache (re)established by ONE prefill (other views share this worker's cache) of OPEN_AT tokens.
   useEffect(() => {
     if (!analysed) return;
-    const s = new StepSession(client, analysed.prompt.ids);
+    const s = new StepSession(client, analysed.prompt.ids, { keepRows: KEEP_ROWS });
     const ac = new AbortController();
     life.current = ac;
     sessionRef.current = s;

@@ -14,6 +14,8 @@ import type { ChatMessage, ChatRequest, ToolCall, ToolDef } from '../scenarios/t
 import type { RunCall, RunLog } from '../io/runlog';
 import { placeStatus, statusText, type ReplaceAt, type StatusPolicy } from './statusBar';
 import { ToolBox, type ToolBoxOptions } from './tools';
+import type { Params, StringKey } from '../i18n';
+import { CodedError, message as codedMessage, messageText, type Message } from '../i18n/message';
 
 type Logits = { data: Float32Array; dims: number[] };
 
@@ -133,16 +135,21 @@ export interface LoopRun<P extends { ids: readonly number[] } = { ids: readonly 
   messages: ChatMessage[];
   tools: ToolDef[];
   stop: LoopStop;
-  /** Why it stopped, in one line. */
+  /** Why it stopped, in one line (English). */
   stopReason: string;
+  /** The same, coded (lib/i18n/message), for the page's language. */
+  stopMessage: Message;
   status: StatusPolicy;
   replaceAt: ReplaceAt;
   /** Phone calls per company (placed, refused by the limit). */
   phoneCalls: { company: string; placed: number; refused: number }[];
 }
 
-export class LoopError extends Error {
-  override name = 'LoopError';
+export class LoopError extends CodedError {
+  constructor(key: StringKey, params?: Params) {
+    super(key, params);
+    this.name = 'LoopError';
+  }
 }
 
 /** The seed of call k (0-based) of a run seeded with `seed`. */
@@ -169,7 +176,7 @@ export function modelGenerator(sampling: SamplingSettings): LoopGenerator {
  * appended. For tests and scripted demonstrations; the model's logits are ignored.
  */
 export function scriptedGenerator(texts: readonly string[], encode: (text: string) => number[], eos?: number): LoopGenerator {
-  if (texts.length === 0) throw new LoopError('scriptedGenerator: no texts');
+  if (texts.length === 0) throw new LoopError('msg.engine.loop.noTexts');
   return async ({ engine, callIndex, maxNewTokens, signal }) => {
     const ids = [...encode(texts[Math.min(callIndex, texts.length - 1)]!), ...(eos === undefined ? [] : [eos])].slice(0, maxNewTokens);
     const out: number[] = [];
@@ -203,9 +210,9 @@ export function assistantMessage(parsed: ParsedAssistant, callIndex: number): { 
  * results appended, so `messages` is the request a next call would send. Engine errors propagate.
  */
 export async function runLoop<P extends { ids: readonly number[] }>(engine: LoopEngine, opts: LoopOptions<P>): Promise<LoopRun<P>> {
-  if (!(Number.isInteger(opts.maxCalls) && opts.maxCalls >= 1)) throw new LoopError(`maxCalls must be an integer ≥ 1 (got ${opts.maxCalls})`);
-  if (!(Number.isInteger(opts.maxNewTokens) && opts.maxNewTokens >= 1)) throw new LoopError(`maxNewTokens must be an integer ≥ 1 (got ${opts.maxNewTokens})`);
-  if (opts.request.messages.length === 0) throw new LoopError('the first request has no messages');
+  if (!(Number.isInteger(opts.maxCalls) && opts.maxCalls >= 1)) throw new LoopError('msg.engine.loop.maxCalls', { got: opts.maxCalls });
+  if (!(Number.isInteger(opts.maxNewTokens) && opts.maxNewTokens >= 1)) throw new LoopError('msg.engine.loop.maxNewTokens', { got: opts.maxNewTokens });
+  if (opts.request.messages.length === 0) throw new LoopError('msg.engine.loop.noMessages');
   const policy = opts.status ?? 'off';
   const replaceAt = opts.replaceAt ?? 'fixed';
   const tools = opts.request.tools ?? [];
@@ -217,12 +224,12 @@ export async function runLoop<P extends { ids: readonly number[] }>(engine: Loop
   const calls: LoopCall<P>[] = [];
   let previous: { messages: ChatMessage[]; ids: readonly number[] } | null = null;
   let stop: LoopStop = 'max-calls';
-  let stopReason = `made the most calls allowed (${opts.maxCalls})`;
+  let stopMessage = codedMessage('msg.engine.loop.stopMax', { max: opts.maxCalls });
 
   for (let k = 0; k < opts.maxCalls; k++) {
     if (opts.signal?.aborted) {
       stop = 'aborted';
-      stopReason = `stopped before call ${k + 1}`;
+      stopMessage = codedMessage('msg.engine.loop.stopBefore', { call: k + 1 });
       break;
     }
     const placed = placeStatus(policy, trajectory, taskLength, policy === 'off' ? '' : statusText(box, offered), replaceAt);
@@ -231,10 +238,10 @@ export async function runLoop<P extends { ids: readonly number[] }>(engine: Loop
     const prompt = await opts.render(request);
     const ids = [...prompt.ids];
     const T = ids.length;
-    if (T === 0) throw new LoopError(`call ${k + 1}: the rendered prompt has no tokens`);
+    if (T === 0) throw new LoopError('msg.engine.loop.emptyPrompt', { call: k + 1 });
     if (opts.contextLimit !== undefined && T + opts.maxNewTokens > opts.contextLimit) {
       stop = 'context';
-      stopReason = `call ${k + 1} would need ${T} prompt + ${opts.maxNewTokens} new tokens, more than the model's context of ${opts.contextLimit}`;
+      stopMessage = codedMessage('msg.engine.loop.stopContext', { call: k + 1, prompt: T, generate: opts.maxNewTokens, context: opts.contextLimit });
       break;
     }
     const changedFrom = previous ? (() => {
@@ -257,8 +264,8 @@ export async function runLoop<P extends { ids: readonly number[] }>(engine: Loop
       step = await engine.extend(ids.slice(keep));
     }
     const forwardMs = performance.now() - t0;
-    if (step.length !== T) throw new LoopError(`call ${k + 1}: the engine holds ${step.length} tokens after the prompt, expected ${T}`);
-    if (!step.logits) throw new LoopError("the engine returned no logits (build the graph with logits 'last' or 'all')");
+    if (step.length !== T) throw new LoopError('msg.engine.loop.promptLength', { call: k + 1, held: step.length, expected: T });
+    if (!step.logits) throw new LoopError('msg.engine.noLogitsBuild');
     const seed = callSeed(opts.seed, k);
     const t1 = performance.now();
     const g = await gen({
@@ -302,7 +309,7 @@ export async function runLoop<P extends { ids: readonly number[] }>(engine: Loop
     if (g.stopped === 'aborted') {
       opts.onCall?.(call);
       stop = 'aborted';
-      stopReason = `stopped while call ${k + 1} was generating`;
+      stopMessage = codedMessage('msg.engine.loop.stopGenerating', { call: k + 1 });
       break;
     }
 
@@ -321,7 +328,7 @@ export async function runLoop<P extends { ids: readonly number[] }>(engine: Loop
     opts.onCall?.(call);
     if (call.decision === 'final') {
       stop = 'final';
-      stopReason = `call ${k + 1} answered without a tool call`;
+      stopMessage = codedMessage('msg.engine.loop.stopFinal', { call: k + 1 });
       break;
     }
   }
@@ -331,7 +338,8 @@ export async function runLoop<P extends { ids: readonly number[] }>(engine: Loop
     messages: trajectory,
     tools,
     stop,
-    stopReason,
+    stopReason: messageText('en', stopMessage),
+    stopMessage,
     status: policy,
     replaceAt,
     phoneCalls: [...box.phoneCalls.entries()].map(([company, n]) => ({ company, ...n })),

@@ -6,6 +6,8 @@
 import type { Tensor } from '../tensor';
 import { TOOLS_MESSAGE, type Prompt, type Role, type Span } from '../prompt/prompt';
 import { commonPrefixLength } from './kvDiff';
+import { message, messageText, type Message } from '../i18n/message';
+import { CodedRangeError } from '../util/codedRangeError';
 
 // ---------------------------------------------------------------------------------------------------
 // Alignment of the two arms
@@ -75,8 +77,10 @@ export interface ArmAlignment {
     sameGenerationPrompt: boolean;
     /** Both arms end with the generation prompt and the decision token is the same: the comparison is meaningful. */
     comparable: boolean;
-    /** Why it is not, in words (empty when comparable). */
+    /** Why it is not, in words (English; empty when comparable). */
     notes: string[];
+    /** The same notes, coded (lib/i18n/message), for the page's language. */
+    noteMessages: Message[];
   };
 }
 
@@ -151,17 +155,18 @@ export function alignArms(a: Prompt, b: Prompt): ArmAlignment {
   const db = decisionOf(b);
   const sameToken = da.id >= 0 && da.id === db.id;
   const sameGenerationPrompt = !!da.generationPrompt && !!db.generationPrompt && sameIds(a, da.generationPrompt, b, db.generationPrompt);
-  const notes: string[] = [];
-  if (!da.endsWithGenerationPrompt) notes.push('arm A does not end with the generation prompt');
-  if (!db.endsWithGenerationPrompt) notes.push('arm B does not end with the generation prompt');
-  if (!sameToken) notes.push(`the decision tokens differ (A: id ${da.id} ${JSON.stringify(da.text)}, B: id ${db.id} ${JSON.stringify(db.text)})`);
+  const noteMessages: Message[] = [];
+  if (!da.endsWithGenerationPrompt) noteMessages.push(message('msg.engine.ab.noGenPrompt', { arm: 'A' }));
+  if (!db.endsWithGenerationPrompt) noteMessages.push(message('msg.engine.ab.noGenPrompt', { arm: 'B' }));
+  if (!sameToken) noteMessages.push(message('msg.engine.ab.tokensDiffer', { ida: da.id, ta: JSON.stringify(da.text), idb: db.id, tb: JSON.stringify(db.text) }));
+  const notes = noteMessages.map((m) => messageText('en', m));
   return {
     tokens: { a: a.ids.length, b: b.ids.length },
     sharedPrefix: P,
     firstDifference: first,
     parts,
     spans: { a: share(a), b: share(b) },
-    decision: { a: da, b: db, sameToken, sameGenerationPrompt, comparable: notes.length === 0, notes },
+    decision: { a: da, b: db, sameToken, sameGenerationPrompt, comparable: notes.length === 0, notes, noteMessages },
   };
 }
 
@@ -306,7 +311,7 @@ export function regionTokens(prompt: Prompt, region: Region): number[] {
   if (msgs.size) for (const s of prompt.spans) if (msgs.has(s.message)) hit.fill(1, s.start, s.end);
   for (const r of region.ranges ?? []) {
     if (!Number.isInteger(r.start) || !Number.isInteger(r.end) || r.start < 0 || r.end > T || r.start >= r.end) {
-      throw new RangeError(`region "${region.id}": token range ${r.start}…${r.end} is not a non-empty range inside 0…${T}`);
+      throw new CodedRangeError('msg.engine.ab.regionRange', { region: region.id, start: r.start, end: r.end, tokens: T });
     }
     hit.fill(1, r.start, r.end);
   }
@@ -330,7 +335,7 @@ export interface ResolvedRegions {
 export function resolveRegions(prompt: Prompt, regions: readonly Region[]): ResolvedRegions {
   const ids = new Set<string>();
   for (const r of regions) {
-    if (ids.has(r.id)) throw new RangeError(`two regions have the id "${r.id}"`);
+    if (ids.has(r.id)) throw new CodedRangeError('msg.engine.ab.regionTwice', { region: r.id });
     ids.add(r.id);
   }
   const owner = new Int32Array(prompt.ids.length).fill(-1);

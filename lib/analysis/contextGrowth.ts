@@ -1,7 +1,9 @@
 // Context growth of an imported run log: per call the prompt an agent sent, how the context grew, and what an
 // append-only prefix cache would have saved. Pure; runs in Node and in Web Workers.
 
-import type { RunLog } from '../io/runlog';
+import { runPeak, type RunLog } from '../io/runlog';
+import type { Params, StringKey } from '../i18n';
+import { CodedError } from '../i18n/message';
 
 export interface GrowthOptions {
   /** Price of a cached input token relative to an uncached one (0…1). Default 0.1. */
@@ -50,9 +52,13 @@ export interface GrowthSummary {
   /** The largest prompt of any call, and the (1-based) index of its first occurrence. */
   peakPromptTokens: number;
   peakIndex: number;
+  /** The agent of that call: the peak is the run's, whichever agent reached it. */
+  peakAgent: string;
   /** The file's own main_context_peak when it gives one, and whether it equals peakPromptTokens. */
   fileContextPeak?: number;
   fileContextPeakMatches?: boolean;
+  /** When it differs: the agent whose own peak the file states (a manager's, say), if one's is. */
+  fileContextPeakAgent?: string;
   promptTokens: number;
   completionTokens: number;
   cachedTokens: number;
@@ -77,8 +83,12 @@ export interface ContextGrowth {
   agents: AgentSeries[];
 }
 
-export class GrowthError extends Error {
-  override name = 'GrowthError';
+/** Options out of range (the run-log view's α, context window, output price); coded for the page's language. */
+export class GrowthError extends CodedError {
+  constructor(key: StringKey, params?: Params) {
+    super(key, params);
+    this.name = 'GrowthError';
+  }
 }
 
 /**
@@ -92,10 +102,10 @@ export class GrowthError extends Error {
  */
 export function contextGrowth(log: RunLog, opts: GrowthOptions = {}): ContextGrowth {
   const alpha = opts.alpha ?? 0.1;
-  if (!(alpha >= 0 && alpha <= 1)) throw new GrowthError(`alpha must be from 0 to 1 (got ${alpha})`);
+  if (!(alpha >= 0 && alpha <= 1)) throw new GrowthError('msg.engine.growth.alpha', { got: alpha });
   const window = opts.contextWindow;
-  if (window !== undefined && !(Number.isInteger(window) && window > 0)) throw new GrowthError(`contextWindow must be a positive integer (got ${window})`);
-  if (opts.outputPrice !== undefined && !(opts.outputPrice >= 0 && Number.isFinite(opts.outputPrice))) throw new GrowthError(`outputPrice must be a number ≥ 0 (got ${opts.outputPrice})`);
+  if (window !== undefined && !(Number.isInteger(window) && window > 0)) throw new GrowthError('msg.engine.growth.window', { got: window });
+  if (opts.outputPrice !== undefined && !(opts.outputPrice >= 0 && Number.isFinite(opts.outputPrice))) throw new GrowthError('msg.engine.growth.outputPrice', { got: opts.outputPrice });
 
   const prev = new Map<string, number>();
   const series = new Map<string, AgentSeries>();
@@ -145,6 +155,7 @@ export function contextGrowth(log: RunLog, opts: GrowthOptions = {}): ContextGro
     calls: rows.length,
     peakPromptTokens,
     peakIndex,
+    peakAgent: rows[peakIndex - 1]?.agent ?? '',
     promptTokens,
     completionTokens,
     cachedTokens,
@@ -158,6 +169,8 @@ export function contextGrowth(log: RunLog, opts: GrowthOptions = {}): ContextGro
   if (log.mainContextPeak !== undefined) {
     summary.fileContextPeak = log.mainContextPeak;
     summary.fileContextPeakMatches = log.mainContextPeak === peakPromptTokens;
+    const owner = runPeak(log).statedAgent;
+    if (owner !== undefined) summary.fileContextPeakAgent = owner;
   }
   if (opts.outputPrice !== undefined) summary.outputCost = opts.outputPrice * completionTokens;
   if (window !== undefined) summary.contextWindow = window;

@@ -4,17 +4,22 @@
 // 28 × 16 × 2,048²). Views read the shapes through these helpers instead of assuming heads.
 import type { Tensor } from '../tensor';
 import type { HeadReduction } from './attentionView';
+import type { Params, StringKey } from '../i18n';
+import { CodedError } from '../i18n/message';
 
 /** A run's attention tensors do not fit together (names the layer). */
-export class AttentionShapeError extends Error {
-  override name = 'AttentionShapeError';
+export class AttentionShapeError extends CodedError {
+  constructor(key: StringKey, params?: Params) {
+    super(key, params);
+    this.name = 'AttentionShapeError';
+  }
 }
 
 /** [queries, keys] of a layer's tensor, or an AttentionShapeError naming the layer. */
 function mapDims(t: Tensor, layer: number): [number, number] {
   if (t.dims.length === 3) return [t.dims[1]!, t.dims[2]!];
   if (t.dims.length === 2) return [t.dims[0]!, t.dims[1]!];
-  throw new AttentionShapeError(`attention of layer ${layer} must be [heads, queries, keys] or [queries, keys] (the head mean), got [${t.dims}]`);
+  throw new AttentionShapeError('msg.engine.heads.shape', { layer, dims: t.dims.join(',') });
 }
 
 /**
@@ -27,11 +32,11 @@ export function layersWithHeads(attention: readonly Tensor[]): number[] {
   let heads: number | null = null;
   attention.forEach((t, l) => {
     const d = mapDims(t, l);
-    if (qk && (d[0] !== qk[0] || d[1] !== qk[1])) throw new AttentionShapeError(`attention of layer ${l} is ${d[0]}×${d[1]}, layer 0's is ${qk[0]}×${qk[1]}`);
+    if (qk && (d[0] !== qk[0] || d[1] !== qk[1])) throw new AttentionShapeError('msg.engine.heads.size', { layer: l, q: d[0], k: d[1], q0: qk[0], k0: qk[1] });
     qk ??= d;
     if (t.dims.length !== 3) return;
     const h = t.dims[0]!;
-    if (heads !== null && h !== heads) throw new AttentionShapeError(`attention of layer ${l} has ${h} heads, layer ${out[0]}'s has ${heads}`);
+    if (heads !== null && h !== heads) throw new AttentionShapeError('msg.engine.heads.count', { layer: l, heads: h, first: String(out[0]), firstHeads: heads });
     heads = h;
     out.push(l);
   });

@@ -11,6 +11,8 @@
 
 import type { ImportedAttention, ImportedLayer } from '../io/attention/types';
 import type { Tensor } from '../tensor';
+import type { StringKey } from '../i18n';
+import { CodedError, message, type Message } from '../i18n/message';
 
 /**
  * Default tolerances on max |Δ| per layer, by the exporter's activation dtype (the file's `source.dtype`).
@@ -35,14 +37,21 @@ export function defaultTolerance(meta: ImportedAttention['meta']): { tolerance: 
 
 export type RefusalCode = 'no-token-ids' | 'ids-differ' | 'unknown-layer' | 'no-such-layer' | 'heads-differ' | 'bad-engine-tensor' | 'no-layers' | 'no-overlap' | 'vocab' | 'too-long';
 
-/** Why a comparison cannot be made; `params` fill the page's translated sentence for `code`. */
-export class CompareRefusal extends Error {
+/**
+ * Why a comparison cannot be made; `params` fill the page's translated sentence for `code`. The message is
+ * coded too (lib/i18n/message.ts: `key`, the same `params` and more, `parts.who` the file), English in `.message`.
+ */
+export class CompareRefusal extends CodedError {
+  override readonly params: Record<string, string | number>;
   constructor(
     readonly code: RefusalCode,
-    message: string,
-    readonly params: Record<string, string | number> = {},
+    key: StringKey,
+    params: Record<string, string | number>,
+    who: Message,
+    parts: Record<string, Message> = {},
   ) {
-    super(message);
+    super(key, params, undefined, { who, ...parts });
+    this.params = params;
     this.name = 'CompareRefusal';
   }
 }
@@ -99,7 +108,8 @@ export interface ImportComparison {
   fileModel: string | null;
 }
 
-const where = (name: string | undefined) => (name ? `${name}: ` : 'the file: ');
+/** Who the refusal is about: the file's name, or "the file". */
+const where = (name: string | undefined): Message => (name ? message('msg.import.verbatim', { text: name }) : message('msg.import.cmp.theFile'));
 
 /** The model facts the checks before a run need. */
 export interface ModelFacts {
@@ -115,15 +125,18 @@ export interface ModelFacts {
 export function compareBlocker(file: ImportedAttention, model: ModelFacts, name?: string): CompareRefusal | null {
   const w = where(name);
   const ids = file.tokenIds;
-  if (!ids || ids.length === 0) return new CompareRefusal('no-token-ids', `${w}no token_ids: the engine can only rerun the exact ids the exporter ran (tools/export_attention.py records them)`);
-  if (file.layers.length === 0) return new CompareRefusal('no-layers', `${w}holds no attention layers`);
+  if (!ids || ids.length === 0) return new CompareRefusal('no-token-ids', 'msg.import.cmp.noIds', {}, w);
+  if (file.layers.length === 0) return new CompareRefusal('no-layers', 'msg.import.cmp.noLayers', {}, w);
   const unknown = file.layers.findIndex((l) => l.layer === null);
-  if (unknown >= 0) return new CompareRefusal('unknown-layer', `${w}layers[${unknown}] does not say which model layer it is (${file.layers[unknown]!.label})`, { index: unknown });
+  if (unknown >= 0) {
+    const l = file.layers[unknown]!;
+    return new CompareRefusal('unknown-layer', 'msg.import.cmp.unknownLayer', { index: unknown }, w, { label: l.labelCoded ?? message('msg.import.verbatim', { text: l.label }) });
+  }
   const beyond = file.layers.find((l) => l.layer! >= model.numLayers);
-  if (beyond) return new CompareRefusal('no-such-layer', `${w}layer ${beyond.layer} does not exist in the loaded model (${model.numLayers} layers)`, { layer: beyond.layer!, layers: model.numLayers });
+  if (beyond) return new CompareRefusal('no-such-layer', 'msg.import.cmp.noSuchLayer', { layer: beyond.layer!, layers: model.numLayers }, w);
   const bad = ids.findIndex((i) => i >= model.vocabSize);
-  if (bad >= 0) return new CompareRefusal('vocab', `${w}token_ids[${bad}] = ${ids[bad]} is outside the loaded model's vocabulary of ${model.vocabSize}: not this model's tokenizer`, { index: bad, id: ids[bad]!, vocab: model.vocabSize });
-  if (ids.length > model.maxPositions) return new CompareRefusal('too-long', `${w}${ids.length} tokens exceed the loaded model's ${model.maxPositions} positions`, { tokens: ids.length, max: model.maxPositions });
+  if (bad >= 0) return new CompareRefusal('vocab', 'msg.import.cmp.vocab', { index: bad, id: ids[bad]!, vocab: model.vocabSize }, w);
+  if (ids.length > model.maxPositions) return new CompareRefusal('too-long', 'msg.import.cmp.tooLong', { tokens: ids.length, max: model.maxPositions }, w);
   return null;
 }
 
@@ -155,7 +168,7 @@ function engineShape(t: Tensor, layer: number, T: number, name: string | undefin
   const d = t.dims;
   const ok = (d.length === 3 || d.length === 2) && d.every((x) => Number.isInteger(x) && x > 0) && d.reduce((a, b) => a * b, 1) === t.data.length;
   const K = d[d.length - 1]!;
-  if (!ok || K !== T) throw new CompareRefusal('bad-engine-tensor', `${where(name)}the engine's attention for layer ${layer} has shape [${d.join(', ')}], expected [heads, rows, ${T}] or [rows, ${T}]`, { layer, shape: d.join(', ') });
+  if (!ok || K !== T) throw new CompareRefusal('bad-engine-tensor', 'msg.import.cmp.badShape', { layer, shape: d.join(', '), T }, where(name));
   return d.length === 3 ? { H: d[0]!, R: d[1]!, K } : { H: null, R: d[0]!, K };
 }
 
@@ -169,7 +182,7 @@ export function compareImported(file: ImportedAttention, engine: EngineAttention
   if (ids!.length !== T || ids!.some((v, i) => v !== engine.ids[i])) {
     const at = ids!.findIndex((v, i) => v !== engine.ids[i]);
     const first = at >= 0 && at < Math.min(ids!.length, T) ? at : Math.min(ids!.length, T);
-    throw new CompareRefusal('ids-differ', `${w}its ${ids!.length} token ids differ from the ${T} the engine ran (first difference at position ${first}): not the same prompt`, { fileTokens: ids!.length, engineTokens: T, at: first });
+    throw new CompareRefusal('ids-differ', 'msg.import.cmp.idsDiffer', { fileTokens: ids!.length, engineTokens: T, at: first }, w);
   }
   const def = defaultTolerance(file.meta);
   const tolerance = opts.tolerance ?? def.tolerance;
@@ -181,9 +194,9 @@ export function compareImported(file: ImportedAttention, engine: EngineAttention
     const et = engine.layers[li]!;
     const { H: eH, R, K: eK } = engineShape(et, li, T, opts.name);
     const eRows = engine.rows ?? Array.from({ length: R }, (_, i) => i);
-    if (eRows.length !== R) throw new CompareRefusal('bad-engine-tensor', `${w}the engine's layer ${li} has ${R} rows but ${eRows.length} row positions`, { layer: li, shape: et.dims.join(', ') });
+    if (eRows.length !== R) throw new CompareRefusal('bad-engine-tensor', 'msg.import.cmp.badRows', { layer: li, shape: et.dims.join(', '), rows: R, positions: eRows.length }, w);
     const fH = fl.heads === 'mean' ? null : fl.heads;
-    if (fH !== null && eH !== null && fH !== eH) throw new CompareRefusal('heads-differ', `${w}layer ${li} has ${fH} heads, the loaded model ${eH}: not this model`, { layer: li, fileHeads: fH, engineHeads: eH });
+    if (fH !== null && eH !== null && fH !== eH) throw new CompareRefusal('heads-differ', 'msg.import.cmp.headsDiffer', { layer: li, fileHeads: fH, engineHeads: eH }, w);
     const asMean = fH === null || eH === null;
     const f = fileSide(fl, asMean);
     const e: Side = asMean ? { planes: [eH === null ? et.data : headMean(et.data, eH, R, eK)], heads: 'mean' } : { planes: Array.from({ length: eH! }, (_, h) => et.data.subarray(h * R * eK, (h + 1) * R * eK)), heads: eH! };
@@ -215,7 +228,8 @@ export function compareImported(file: ImportedAttention, engine: EngineAttention
         }
       });
     });
-    if (cells === 0) throw new CompareRefusal('no-overlap', `${w}layer ${li}: the file's query rows and the engine's share no cell`, { layer: li });
+    if (cells === 0) throw new CompareRefusal('no-overlap', 'msg.import.cmp.noOverlap', { layer: li }, w);
+
     return { layer: li, heads: asMean ? 'mean' : f.heads, meanBecause, maxAbs: max, meanAbs: sum / cells, cells, worst, pass: max <= tolerance };
   });
   const maxAbs = layers.reduce((m, l) => Math.max(m, l.maxAbs), 0);

@@ -8,6 +8,7 @@
 // The maths (NLL from logits, perplexities, the kept sets) is pure and tested apart from the engine.
 
 import type { EngineSession } from '../engine/session';
+import { CodedRangeError } from '../util/codedRangeError';
 
 export const STRATEGIES = ['window', 'sink', 'full'] as const;
 export type Strategy = (typeof STRATEGIES)[number];
@@ -66,8 +67,8 @@ export function movingPerplexity(nll: ArrayLike<number>, span: number): number[]
 
 /** Checks a window W and sink count k: W ≥ 1 keys per query, 0 ≤ k ≤ W − 1 (the query itself is one key). */
 export function checkWindow(window: number, sink: number): void {
-  if (!Number.isInteger(window) || window < 1) throw new RangeError(`window must be an integer ≥ 1 (got ${window})`);
-  if (!Number.isInteger(sink) || sink < 0 || sink > window - 1) throw new RangeError(`sink must be an integer from 0 to window − 1 = ${window - 1} (got ${sink})`);
+  if (!Number.isInteger(window) || window < 1) throw new CodedRangeError('msg.engine.streaming.window', { got: window });
+  if (!Number.isInteger(sink) || sink < 0 || sink > window - 1) throw new CodedRangeError('msg.engine.streaming.sink', { max: window - 1, got: sink });
 }
 
 /**
@@ -124,7 +125,7 @@ export async function decodeWithEviction(engine: StreamingEngine, ids: readonly 
   const { window } = opts;
   const sink = strategy === 'sink' ? opts.sink : 0;
   checkWindow(window, sink);
-  if (ids.length < 2) throw new RangeError('the text needs at least 2 tokens (one prediction)');
+  if (ids.length < 2) throw new CodedRangeError('msg.engine.streaming.short');
   const t0 = performance.now();
   const total = ids.length - 1;
   const nll: number[] = [];
@@ -153,7 +154,7 @@ export async function decodeWithEviction(engine: StreamingEngine, ids: readonly 
 
 /** Full attention: the text (all but its last token) prefilled in chunks of FULL_CHUNK, every row's logits read. */
 export async function decodeFull(engine: StreamingEngine, ids: readonly number[], window: number, chunk = FULL_CHUNK): Promise<StrategyRun> {
-  if (ids.length < 2) throw new RangeError('the text needs at least 2 tokens (one prediction)');
+  if (ids.length < 2) throw new CodedRangeError('msg.engine.streaming.short');
   const t0 = performance.now();
   const total = ids.length - 1;
   const nll: number[] = [];
@@ -178,7 +179,7 @@ export interface StreamingResult {
 /** The three strategies over the same ids, one after the other on one engine. */
 export async function streamingExperiment(engine: StreamingEngine, ids: readonly number[], opts: StreamingOptions): Promise<StreamingResult> {
   checkWindow(opts.window, opts.sink);
-  if (ids.length > engine.config.maxPositions) throw new RangeError(`${ids.length} tokens exceed the model's context of ${engine.config.maxPositions}`);
+  if (ids.length > engine.config.maxPositions) throw new CodedRangeError('msg.engine.streaming.context', { tokens: ids.length, max: engine.config.maxPositions });
   const window = await decodeWithEviction(engine, ids, 'window', opts);
   const sink = await decodeWithEviction(engine, ids, 'sink', opts);
   const full = await decodeFull(engine, ids, opts.window);

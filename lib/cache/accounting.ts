@@ -15,6 +15,7 @@
 //   token to get logits. Not modelled: it is one token and never happens in the runs kvscope builds.
 // - Cost is in units of one uncached input token: cached tokens cost α each (default 0.1, the ~1/10 price
 //   at Anthropic, DeepSeek, GPT-5), recomputed ones 1. Output tokens are not counted.
+import { CodedRangeError } from '../util/codedRangeError';
 
 export const BLOCK_SIZES = [1, 16, 64, 256] as const;
 export type BlockSize = (typeof BLOCK_SIZES)[number];
@@ -87,8 +88,8 @@ export function roundToBlock(n: number, blockSize: number): number {
 function checkOptions(opts: AccountingOptions): { blockSize: BlockSize; alpha: number } {
   const blockSize = opts.blockSize ?? DEFAULT_BLOCK_SIZE;
   const alpha = opts.alpha ?? DEFAULT_ALPHA;
-  if (!isBlockSize(blockSize)) throw new RangeError(`block size must be one of ${BLOCK_SIZES.join(', ')} (got ${blockSize})`);
-  if (!(alpha >= 0 && alpha <= 1)) throw new RangeError(`alpha must be in [0, 1] (got ${alpha})`);
+  if (!isBlockSize(blockSize)) throw new CodedRangeError('msg.engine.cache.blockSizeOf', { sizes: BLOCK_SIZES.join(', '), got: blockSize });
+  if (!(alpha >= 0 && alpha <= 1)) throw new CodedRangeError('msg.engine.cache.alpha', { got: alpha });
   return { blockSize, alpha };
 }
 

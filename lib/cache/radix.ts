@@ -2,6 +2,7 @@
 // vLLM-style chained block hashes. Both answer "how much of this call was computed before?" and must
 // agree with lib/cache/accounting.ts: the tree's hit equals the accounting's prefix match (block 1),
 // the block hits equal its block-rounded cached count. Pure data, no DOM.
+import { CodedRangeError } from '../util/codedRangeError';
 
 /**
  * One node of the tree as plain data for drawing. The edge into a node carries the tokens at prompt
@@ -186,7 +187,7 @@ export function blockHash(parent: number, ids: readonly number[]): number {
  * yet). Block i's hash covers block i's ids and block i−1's hash, so equal hashes mean equal prefixes.
  */
 export function blockHashChain(ids: readonly number[], blockSize: number): number[] {
-  if (!Number.isInteger(blockSize) || blockSize < 1) throw new RangeError(`block size must be a positive integer (got ${blockSize})`);
+  if (!Number.isInteger(blockSize) || blockSize < 1) throw new CodedRangeError('msg.engine.cache.blockSize', { got: blockSize });
   const out: number[] = [];
   let parent = ROOT_BLOCK_HASH;
   for (let s = 0; s + blockSize <= ids.length; s += blockSize) {

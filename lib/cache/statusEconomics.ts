@@ -22,6 +22,7 @@
 import { accountMatches, totalsOf, type AccountTotals, type BlockSize, type CallAccount } from './accounting';
 import { RadixTree } from './radix';
 import { messageTokenCounts, type Prompt } from '../prompt/prompt';
+import { CodedRangeError } from '../util/codedRangeError';
 
 export type StatusStrategy = 'replace' | 'append';
 
@@ -45,9 +46,9 @@ export interface StatusFormula {
 
 function checkParams(p: StatusParams): void {
   for (const k of ['S', 'R', 'N'] as const) {
-    if (!Number.isFinite(p[k]) || p[k] < 0) throw new RangeError(`${k} must be a finite number ≥ 0 (got ${p[k]})`);
+    if (!Number.isFinite(p[k]) || p[k] < 0) throw new CodedRangeError('msg.engine.cache.paramFinite', { name: k, got: p[k] });
   }
-  if (!(p.alpha >= 0 && p.alpha <= 1)) throw new RangeError(`alpha must be in [0, 1] (got ${p.alpha})`);
+  if (!(p.alpha >= 0 && p.alpha <= 1)) throw new CodedRangeError('msg.engine.cache.alpha', { got: p.alpha });
 }
 
 /** The book's two estimates, beyond the costs common to both strategies. */
@@ -162,10 +163,10 @@ export function simulateStatus(opts: StatusSimOptions): StatusSimulation {
   const params: Required<StatusSimOptions> = { prefix: 0, callsBetween: 1, blockSize: 1, ...opts };
   const { S, R, N, prefix: P, callsBetween: m } = params;
   for (const [k, v] of [['S', S], ['R', R], ['N', N], ['prefix', P], ['callsBetween', m]] as const) {
-    if (!Number.isInteger(v) || v < 0) throw new RangeError(`${k} must be an integer ≥ 0 for the simulation (got ${v})`);
+    if (!Number.isInteger(v) || v < 0) throw new CodedRangeError('msg.engine.cache.simInteger', { name: k, got: v });
   }
   const approx = N * (P + N * (S + R)) * (m + 1);
-  if (approx > MAX_SIM_TOKENS) throw new RangeError(`simulation too large (~${approx} tokens); lower N, S, R or callsBetween`);
+  if (approx > MAX_SIM_TOKENS) throw new CodedRangeError('msg.engine.cache.simTooLarge', { tokens: approx });
 
   let next = 1;
   const fresh = (n: number) => Array.from({ length: n }, () => next++);
@@ -215,7 +216,7 @@ export function statusCountsFromPrompt(prompt: Prompt, statusMessage: number, in
   const counts = messageTokenCounts(prompt);
   const at = (i: number) => {
     const n = counts.messages[i];
-    if (n === undefined) throw new RangeError(`message ${i} is not in the prompt (${prompt.messageCount} messages)`);
+    if (n === undefined) throw new CodedRangeError('msg.engine.cache.noMessage', { index: i, count: prompt.messageCount });
     return n;
   };
   return { S: at(statusMessage), R: intervalMessages.reduce((s, i) => s + at(i), 0) };

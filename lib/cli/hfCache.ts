@@ -111,14 +111,14 @@ export async function resolveModelArg(arg: string, env: Env = process.env, fetch
   if (await isDirectory(arg)) return arg;
   // Something written as a path (absolute, ./, ../, ~, or more than org/name) is a folder that is not there.
   if (!/^https?:\/\//i.test(arg) && (/^(\/|\.{1,2}\/|~)|\\/.test(arg) || arg.split('/').length > 2)) {
-    throw new ModelSourceError('not_found', `model folder not found: ${arg}`, { text: arg });
+    throw ModelSourceError.plain('not_found', `model folder not found: ${arg}`, { text: arg });
   }
   let ref;
   try {
     ref = parseRepoId(arg);
   } catch (e) {
     if (e instanceof ModelSourceError) {
-      throw new ModelSourceError('bad_repo_id', `--model ${arg}: no such folder, and not a Hub repository id (${e.message})`, { text: arg });
+      throw ModelSourceError.plain('bad_repo_id', `--model ${arg}: no such folder, and not a Hub repository id (${e.message})`, { text: arg });
     }
     throw e;
   }
@@ -144,10 +144,10 @@ export async function resolveModelArg(arg: string, env: Env = process.env, fetch
       return snapshot;
     }
     if (isOffline(env)) {
-      throw new ModelSourceError('offline', `HF_HUB_OFFLINE is set and ${repo}@${revision} is incomplete in the Hugging Face cache (looked in ${snapshot}; missing ${missing.join(', ')}).`, { repo, revision, path: snapshot });
+      throw ModelSourceError.plain('offline', `HF_HUB_OFFLINE is set and ${repo}@${revision} is incomplete in the Hugging Face cache (looked in ${snapshot}; missing ${missing.join(', ')}).`, { repo, revision, path: snapshot });
     }
   } else if (isOffline(env)) {
-    throw new ModelSourceError('offline', `HF_HUB_OFFLINE is set and ${repo}@${revision} is not in the Hugging Face cache (looked for ${refFile}).`, { repo, revision, path: refFile });
+    throw ModelSourceError.plain('offline', `HF_HUB_OFFLINE is set and ${repo}@${revision} is not in the Hugging Face cache (looked for ${refFile}).`, { repo, revision, path: refFile });
   }
 
   const endpoint = normaliseEndpoint(env.HF_ENDPOINT);
@@ -156,7 +156,7 @@ export async function resolveModelArg(arg: string, env: Env = process.env, fetch
   } catch (e) {
     // A mistyped relative path also parses as `org/name`: say that no folder matched either.
     if (e instanceof ModelSourceError && (e.code === 'not_found' || e.code === 'gated')) {
-      throw new ModelSourceError(e.code, `--model ${arg}: no folder of that name, and on the Hub: ${e.message}`, e.params);
+      throw ModelSourceError.plain(e.code, `--model ${arg}: no folder of that name, and on the Hub: ${e.message}`, e.params);
     }
     throw e;
   }
@@ -168,7 +168,7 @@ async function download(repo: string, revision: string, endpoint: string, repoDi
   opts.log?.(`${repo}@${revision}: downloading from ${endpoint} into ${repoDir}`);
   // config.json first: it tells whether the repo exists and, through X-Repo-Commit, which commit this is.
   const configMeta = await hub.meta('config.json', opts.signal);
-  if (!configMeta) throw new ModelSourceError('not_found', `${repo}@${revision} has no config.json on ${endpoint} (expected a Hugging Face model repository).`, { repo, revision });
+  if (!configMeta) throw ModelSourceError.plain('not_found', `${repo}@${revision} has no config.json on ${endpoint} (expected a Hugging Face model repository).`, { repo, revision });
   const commit = hub.commit ?? (isCommit(revision) ? revision : createHash('sha1').update(`${endpoint}\n${repo}\n${revision}`).digest('hex'));
   const snapshot = join(repoDir, 'snapshots', commit);
 
@@ -177,7 +177,7 @@ async function download(repo: string, revision: string, endpoint: string, repoDi
     if (await exists(dst)) return true;
     const meta = await hub.meta(file, opts.signal);
     if (!meta) {
-      if (!optional) throw new ModelSourceError('not_found', `${repo}@${revision} has no file ${file} on ${endpoint}.`, { repo, revision, file });
+      if (!optional) throw ModelSourceError.plain('not_found', `${repo}@${revision} has no file ${file} on ${endpoint}.`, { repo, revision, file });
       await mkdir(join(repoDir, '.no_exist', commit, ...file.split('/').slice(0, -1)), { recursive: true });
       await writeFile(join(repoDir, '.no_exist', commit, ...file.split('/')), '');
       return false;

@@ -70,7 +70,7 @@ export function readModelDir(dir: string): ModelDir {
     try {
       return lazySafetensors(read, size);
     } catch (e) {
-      if (e instanceof SafetensorsError) throw new SafetensorsError(`${p}: ${e.message.replace(/^safetensors: /, '')}`);
+      if (e instanceof SafetensorsError) throw new SafetensorsError(e.key, e.params, `${e.where ?? 'safetensors'}: ${p}`);
       throw e;
     }
   });

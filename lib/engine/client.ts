@@ -20,6 +20,8 @@ import {
   type StreamingRunResult,
   type Tensor,
 } from './protocol';
+import type { Params as MessageParams, StringKey } from '../i18n';
+import { errorData, message, messageOf, messageText, type Message } from '../i18n/message';
 
 /** What the client needs of a worker: a browser Worker fits, and so does a small adapter over Node's worker_threads. */
 export interface WorkerLike {
@@ -53,28 +55,59 @@ export interface RunOptions extends CallOptions {
 
 export interface ClientEvents {
   progress: ProgressEvent;
-  /** The worker died; `failed` lists the requests rejected with 'worker_crashed'. */
-  crashed: { reason: string; failed: number[] };
+  /**
+   * The worker died; `failed` lists the requests rejected with 'worker_crashed'. `reason` is the English text;
+   * `reasonCoded` the same as a coded message (lib/i18n/message) when kvscope wrote it (not the browser's own words).
+   */
+  crashed: { reason: string; reasonCoded?: Message; failed: number[] };
   /** A new worker is serving; `reloaded` / `replayed` say how much state came back, `error` why not all of it did. */
-  restarted: { reason: string; reloaded: boolean; replayed: number; error?: EngineFailure };
+  restarted: { reason: string; reasonCoded?: Message; reloaded: boolean; replayed: number; error?: EngineFailure };
   /** Restarts kept failing; calls now reject with 'worker_crashed' until `restart()`. */
-  failed: { reason: string };
+  failed: { reason: string; reasonCoded?: Message };
 }
 
 export type ClientState = 'ready' | 'recovering' | 'failed' | 'terminated';
 
-/** A rejected request: the protocol's error value as an Error. */
+/**
+ * A rejected request: the protocol's error value as an Error. When the failure came with a coded message
+ * (EngineFailure.coded, or one the client wrote itself) the error carries it as `key`, `params` and `where`,
+ * like a CodedError, so `describe` / `errorData` (lib/i18n/message) find it; `.message` is the English text.
+ */
 export class EngineRequestError extends Error {
+  readonly key?: StringKey;
+  readonly params?: MessageParams;
+  readonly where?: string;
+  /** `text`: a coded message (its English text becomes `.message`), or a text and, optionally, its code. */
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    text: string | Message,
     readonly requestId: number,
     readonly type: RequestType,
+    coded?: Message,
   ) {
-    super(message);
+    super(typeof text === 'string' ? text : messageText('en', text));
     this.name = 'EngineRequestError';
+    const m = typeof text === 'string' ? coded : text;
+    if (m) {
+      this.key = m.key;
+      if (m.params) this.params = m.params;
+      if (m.where) this.where = m.where;
+    }
+  }
+
+  /** The error value a response carried: the worker's English text, and its coded message when it has a valid one. */
+  static of(failure: EngineFailure, requestId: number, type: RequestType): EngineRequestError {
+    return new EngineRequestError(failure.code, failure.message, requestId, type, messageOf(failure.coded) ?? undefined);
+  }
+
+  /** The coded message, if the error has one. */
+  get coded(): Message | undefined {
+    return this.key ? message(this.key, this.params, this.where) : undefined;
   }
 }
+
+/** An own message's English text and code, for events and failures. */
+const reasonOf = (r: string | Message): { reason: string; reasonCoded?: Message } => (typeof r === 'string' ? { reason: r } : { reason: messageText('en', r), reasonCoded: r });
 
 /** A request's promise, with the id that `cancel` takes. */
 export type Pending<T> = Promise<T> & { readonly id: number };
@@ -89,7 +122,8 @@ interface Entry {
   sent: boolean;
 }
 
-const describe = (event: unknown, fallback: string): string => {
+/** The text of a worker's error event (the browser's words), else `fallback`. */
+const eventText = (event: unknown, fallback: Message): string | Message => {
   const m = typeof event === 'object' && event !== null ? (event as { message?: unknown }).message : undefined;
   return typeof m === 'string' && m ? m : fallback;
 };
@@ -173,7 +207,7 @@ export class EngineClient {
     if (!e) return 'unknown';
     if (!e.sent) {
       this.pending.delete(requestId);
-      e.reject(new EngineRequestError('cancelled', 'cancelled before it was sent', e.id, e.type));
+      e.reject(new EngineRequestError('cancelled', message('msg.engine.client.cancelledUnsent'), e.id, e.type));
       return 'queued';
     }
     try {
@@ -199,7 +233,7 @@ export class EngineClient {
     Object.defineProperty(promise, 'id', { value: id });
     const e = entry!;
     if (this._state === 'terminated' || this._state === 'failed') {
-      const why = this._state === 'terminated' ? 'the engine client was terminated' : 'the engine worker kept crashing; call restart()';
+      const why = this._state === 'terminated' ? message('msg.engine.client.terminated') : message('msg.engine.client.gaveUp');
       e.reject(new EngineRequestError(this._state === 'terminated' ? 'terminated' : 'worker_crashed', why, id, type));
       return promise;
     }
@@ -223,7 +257,7 @@ export class EngineClient {
   /** Replaces the worker now (in-flight requests reject with 'worker_crashed'), e.g. after the client gave up. */
   restart(): void {
     if (this._state === 'terminated') return;
-    this.crash('restart requested');
+    this.crash(message('msg.engine.client.restartRequested'));
   }
 
   /** Ends the worker for good; every pending request rejects with 'terminated'. */
@@ -234,7 +268,7 @@ export class EngineClient {
     this.stopWatchdog();
     this.worker?.terminate();
     this.worker = undefined;
-    for (const e of this.pending.values()) e.reject(new EngineRequestError('terminated', 'the engine client was terminated', e.id, e.type));
+    for (const e of this.pending.values()) e.reject(new EngineRequestError('terminated', message('msg.engine.client.terminated'), e.id, e.type));
     this.pending.clear();
   }
 
@@ -255,8 +289,8 @@ export class EngineClient {
     const w = this.factory();
     this.worker = w;
     w.addEventListener('message', (ev) => gen === this.gen && this.onMessage(ev));
-    w.addEventListener('error', (ev) => gen === this.gen && this.crash(describe(ev, 'the worker raised an error')));
-    w.addEventListener('messageerror', () => gen === this.gen && this.crash('a message from the worker could not be read'));
+    w.addEventListener('error', (ev) => gen === this.gen && this.crash(eventText(ev, message('msg.engine.client.workerError'))));
+    w.addEventListener('messageerror', () => gen === this.gen && this.crash(message('msg.engine.client.unreadable')));
   }
 
   private post(e: Entry): void {
@@ -266,7 +300,7 @@ export class EngineClient {
       this.worker.postMessage({ ...e.params, id: e.id, type: e.type }, []);
     } catch (err) {
       this.pending.delete(e.id);
-      e.reject(new EngineRequestError('bad_request', `could not send ${e.type}: ${err instanceof Error ? err.message : String(err)}`, e.id, e.type));
+      e.reject(new EngineRequestError('bad_request', message('msg.engine.client.sendFailed', { type: e.type, detail: err instanceof Error ? err.message : String(err) }), e.id, e.type));
     }
     this.armWatchdog();
   }
@@ -286,7 +320,7 @@ export class EngineClient {
     this.armWatchdog();
     this.track(e, msg);
     if (msg.ok) e.resolve(msg.result as never);
-    else e.reject(new EngineRequestError(msg.error.code, msg.error.message, e.id, e.type));
+    else e.reject(EngineRequestError.of(msg.error, e.id, e.type));
   }
 
   /** Mirrors the worker's cache from what each response says happened to it. */
@@ -314,10 +348,13 @@ export class EngineClient {
     this.stopWatchdog();
     if (this.timeoutMs <= 0 || ![...this.pending.values()].some((e) => e.sent)) return;
     const ms = this.timeoutMs;
-    this.timer = setTimeout(() => this.crash(`no message from the worker for ${ms} ms`), ms);
+    this.timer = setTimeout(() => this.crash(message('msg.engine.client.silent', { ms })), ms);
   }
 
-  private crash(reason: string): void {
+  /** `reason`: a coded message of the client's own, or the browser's words for a worker error. */
+  private crash(cause: string | Message): void {
+    const why = reasonOf(cause);
+    const reason = why.reason;
     if (this._state === 'terminated') return;
     this.gen++; // the old worker's late events are ignored from here on
     this.stopWatchdog();
@@ -332,20 +369,21 @@ export class EngineClient {
       if (!e.sent) continue; // not sent yet: it goes to the new worker
       this.pending.delete(e.id);
       failed.push(e.id);
-      e.reject(new EngineRequestError('worker_crashed', `the engine worker crashed (${reason}) with ${e.type} #${e.id} in flight`, e.id, e.type));
+      e.reject(new EngineRequestError('worker_crashed', message('msg.engine.client.crashedInFlight', { reason, type: e.type, id: e.id }), e.id, e.type));
     }
-    this.emit('crashed', { reason, failed });
-    if (this._state !== 'recovering') void this.recover(reason); // during recovery, the recovery loop retries
+    this.emit('crashed', { ...why, failed });
+    if (this._state !== 'recovering') void this.recover(cause); // during recovery, the recovery loop retries
   }
 
-  private async recover(reason: string): Promise<void> {
+  private async recover(cause: string | Message): Promise<void> {
+    const why = reasonOf(cause);
     this._state = 'recovering';
     // Taken once: a failed attempt's own load would otherwise wipe what later attempts must restore.
     const load = this.lastLoad;
     const chunks = this.chunks;
-    let lastError = reason;
+    let lastError: { reason: string; reasonCoded?: Message } = why;
     for (let attempt = 0; attempt <= this.maxRestarts; attempt++) {
-      const info: ClientEvents['restarted'] = { reason, reloaded: false, replayed: 0 };
+      const info: ClientEvents['restarted'] = { ...why, reloaded: false, replayed: 0 };
       try {
         this.spawn();
         if (load) {
@@ -356,7 +394,7 @@ export class EngineClient {
           } catch (err) {
             if (err instanceof EngineRequestError && err.code === 'worker_crashed') throw err;
             // Refused as a value (the worker is alive): carry on with what came back and say why.
-            info.error = err instanceof EngineRequestError ? { code: err.code, message: err.message } : { code: 'runtime', message: String(err) };
+            info.error = err instanceof EngineRequestError ? { code: err.code, ...errorData(err) } : { code: 'runtime', ...errorData(err), message: String(err) };
           }
         }
         this._state = 'ready';
@@ -364,7 +402,8 @@ export class EngineClient {
         this.emit('restarted', info);
         return;
       } catch (err) {
-        lastError = err instanceof Error ? err.message : String(err);
+        const data = errorData(err);
+        lastError = data.coded ? { reason: data.message, reasonCoded: data.coded } : { reason: data.message };
         this.gen++;
         try {
           this.worker?.terminate();
@@ -375,9 +414,9 @@ export class EngineClient {
       }
     }
     this._state = 'failed';
-    const why = `the engine worker kept crashing (${lastError}); call restart()`;
-    for (const e of this.pending.values()) e.reject(new EngineRequestError('worker_crashed', why, e.id, e.type));
+    const gaveUp = message('msg.engine.client.keptCrashing', { reason: lastError.reason });
+    for (const e of this.pending.values()) e.reject(new EngineRequestError('worker_crashed', gaveUp, e.id, e.type));
     this.pending.clear();
-    this.emit('failed', { reason: lastError });
+    this.emit('failed', lastError);
   }
 }

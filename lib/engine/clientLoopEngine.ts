@@ -7,9 +7,14 @@
 // generating from the wrong context. No DOM.
 import type { LoopEngine, LoopStep } from '../agent/liveLoop';
 import type { EngineClient } from './client';
+import type { Params, StringKey } from '../i18n';
+import { CodedError } from '../i18n/message';
 
-export class ClientLoopError extends Error {
-  override name = 'ClientLoopError';
+export class ClientLoopError extends CodedError {
+  constructor(key: StringKey, params?: Params) {
+    super(key, params);
+    this.name = 'ClientLoopError';
+  }
 }
 
 export interface ClientLoopEngine extends LoopEngine {
@@ -24,7 +29,7 @@ export function clientLoopEngine(client: EngineClient): ClientLoopEngine {
   const check = (what: string, r: LoopStep, past: number, added: number): LoopStep => {
     if (r.pastLength !== past || r.length !== past + added) {
       expected = null;
-      throw new ClientLoopError(`${what}: the worker's cache held ${r.pastLength} tokens before and ${r.length} after, the loop expected ${past} and ${past + added} — another view ran on the shared worker; run the loop again`);
+      throw new ClientLoopError('msg.engine.loop.cacheMoved', { what, before: r.pastLength, after: r.length, past, expected: past + added });
     }
     expected = r.length;
     return r;
@@ -46,15 +51,15 @@ export function clientLoopEngine(client: EngineClient): ClientLoopEngine {
       requests++;
       const past = expected;
       expected = null; // set again only by a result that matches
-      if (past === null) throw new ClientLoopError('extend before the loop prefilled or forked the cache');
-      if (client.length !== past) throw new ClientLoopError(`the worker's cache holds ${client.length} tokens where the loop left ${past} — another view ran on the shared worker; run the loop again`);
+      if (past === null) throw new ClientLoopError('msg.engine.loop.extendFirst');
+      if (client.length !== past) throw new ClientLoopError('msg.engine.loop.cacheChanged', { held: client.length, past });
       const r = await client.extend(ids, { attention: 'keep' });
       return check('extend', r, past, ids.length);
     },
     async fork(length) {
       requests++;
       const r = await client.fork(length);
-      if (r.length !== length) throw new ClientLoopError(`fork to ${length} left ${r.length} tokens in the worker's cache`);
+      if (r.length !== length) throw new ClientLoopError('msg.engine.loop.forkLeft', { length, left: r.length });
       expected = length;
       return r;
     },

@@ -23,6 +23,8 @@ import {
   type Tensor,
 } from './protocol';
 import { EngineError, EngineSession, type Ort } from './session';
+import type { Params as MessageParams, StringKey } from '../i18n';
+import { CodedError, errorData, message, messageText, type Message } from '../i18n/message';
 import type { FileProgress } from '../model/source/types';
 
 /** A file's share of the load bar: downloads fill [0, share) by bytes of the current file (the stage names it). */
@@ -74,13 +76,15 @@ export interface HostOptions<T = unknown> {
   prompt?: PromptHook<T>;
 }
 
-/** A failure with a protocol code, thrown inside the host and turned into an error value. */
-class HostFailure extends Error {
+/** A failure with a protocol code, thrown inside the host and turned into an error value (its message coded). */
+class HostFailure extends CodedError {
   constructor(
     readonly code: ErrorCode,
-    message: string,
+    key: StringKey,
+    params?: MessageParams,
   ) {
-    super(message);
+    super(key, params);
+    this.name = 'HostFailure';
   }
 }
 
@@ -92,14 +96,19 @@ interface Running {
   applied: boolean;
 }
 
+/**
+ * The error value of a failed request. Its message crosses postMessage as plain data (`errorData`): the English
+ * text, and the coded message when the error has one (the engine's, the host's, lib/model's refusals of a
+ * checkpoint), so the page shows it in its own language.
+ */
 function failureOf(e: unknown, type: RequestType): EngineFailure {
-  const message = e instanceof Error ? e.message : String(e);
-  if (e instanceof HostFailure) return { code: e.code, message };
-  if (e instanceof EngineError) return { code: 'engine', message };
-  return { code: type === 'load' ? 'load_failed' : 'runtime', message };
+  const data = errorData(e);
+  if (e instanceof HostFailure) return { code: e.code, ...data };
+  if (e instanceof EngineError) return { code: 'engine', ...data };
+  return { code: type === 'load' ? 'load_failed' : 'runtime', ...data };
 }
 
-const fail = (id: number, code: ErrorCode, message: string): EngineResponse => ({ kind: 'response', id, ok: false, error: { code, message } });
+const fail = (id: number, code: ErrorCode, m: Message): EngineResponse => ({ kind: 'response', id, ok: false, error: { code, message: messageText('en', m), coded: m } });
 
 // A macrotask boundary: messages already delivered (a `cancel`) are handled before the next request starts.
 const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
@@ -133,12 +142,12 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
       port.postMessage(msg, msg.ok ? collectTransfers(msg.result) : []);
     } catch (e) {
       // An uncloneable result (say, from the prompt hook) must still be answered.
-      port.postMessage(fail(msg.id, 'runtime', `could not send the result: ${e instanceof Error ? e.message : String(e)}`), []);
+      port.postMessage(fail(msg.id, 'runtime', message('msg.engine.host.sendFailed', { detail: e instanceof Error ? e.message : String(e) })), []);
     }
   };
 
   const need = (): EngineSession => {
-    if (!session) throw new HostFailure('not_loaded', 'no model loaded: send load first');
+    if (!session) throw new HostFailure('not_loaded', 'msg.engine.host.notLoaded');
     return session;
   };
 
@@ -172,7 +181,7 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
     // Downloads are most of a large model's load: they get the first 60 % of the bar.
     const share = req.source ? 0.6 : 0.05;
     if (req.source) {
-      if (!options.openSource) throw new HostFailure('unsupported', 'this engine host cannot read model sources');
+      if (!options.openSource) throw new HostFailure('unsupported', 'msg.engine.host.noSources');
       const read = await options.openSource(req.source, (file) => port.postMessage({ kind: 'progress', id: req.id, stage: 'downloading', fraction: fileFraction(file, share), file } satisfies ProgressEvent, []), run.abort.signal);
       config = read.config;
       shards = read.shards;
@@ -190,6 +199,7 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
       numThreads: ort.env.wasm.numThreads ?? 0,
       hasTokenizer: tokenizerFiles.tokenizer !== undefined,
       ...(s.providerNote ? { providerNote: s.providerNote } : {}),
+      ...(s.providerMessage ? { providerMessage: s.providerMessage } : {}),
       ...(req.source ? { tokenizer: tokenizerFiles.tokenizer, tokenizerConfig: tokenizerFiles.tokenizerConfig } : {}),
     };
     if (run.cancelled) {
@@ -226,7 +236,7 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
     try {
       let total = 0;
       for (const c of req.chunks) {
-        if (c.keep < 0 || c.keep > c.ids.length) throw new HostFailure('bad_request', `replay: keep ${c.keep} is outside 0…${c.ids.length}`);
+        if (c.keep < 0 || c.keep > c.ids.length) throw new HostFailure('bad_request', 'msg.engine.host.replayKeep', { keep: c.keep, length: c.ids.length });
         if (c.keep === 0) continue;
         await s.extend(c.ids); // the whole chunk, as it first ran: same shapes, same bits
         total += c.keep;
@@ -244,23 +254,23 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
   }
 
   function readAttention(req: EngineRequest<'readAttention'>): { layer: number; attention: Tensor; rows: number[] } {
-    if (!kept) throw new HostFailure('not_available', 'no attention kept: run prefill or extend with attention "keep" first');
+    if (!kept) throw new HostFailure('not_available', 'msg.engine.host.noAttentionKept');
     const t = kept.tensors[req.layer];
-    if (!t) throw new HostFailure('bad_request', `no layer ${req.layer} (the model has ${kept.tensors.length})`);
+    if (!t) throw new HostFailure('bad_request', 'msg.engine.noLayer', { layer: req.layer, layers: kept.tensors.length });
     if (req.head === undefined) return { layer: req.layer, attention: { data: t.data.slice(), dims: [...t.dims] }, rows: kept.rows };
     const [heads, rows, keys] = t.dims;
     if (t.dims.length !== 3 || heads === undefined || rows === undefined || keys === undefined) {
-      throw new HostFailure('bad_request', 'this graph reduces attention over heads; there is no per-head tensor to read');
+      throw new HostFailure('bad_request', 'msg.engine.host.reducedHeads');
     }
-    if (req.head < 0 || req.head >= heads) throw new HostFailure('bad_request', `no head ${req.head} (the model has ${heads})`);
+    if (req.head < 0 || req.head >= heads) throw new HostFailure('bad_request', 'msg.engine.host.noHead', { head: req.head, heads });
     const n = rows * keys;
     return { layer: req.layer, attention: { data: t.data.slice(req.head * n, (req.head + 1) * n), dims: [rows, keys] }, rows: kept.rows };
   }
 
   async function prompt(req: EngineRequest<'prompt'>, run: Running): Promise<unknown> {
     const hook = options.prompt;
-    if (!hook) throw new HostFailure('unsupported', 'this engine host has no prompt builder wired in');
-    if (!files?.tokenizer) throw new HostFailure('not_loaded', 'no tokenizer.json was given at load');
+    if (!hook) throw new HostFailure('unsupported', 'msg.engine.host.noPromptBuilder');
+    if (!files?.tokenizer) throw new HostFailure('not_loaded', 'msg.engine.host.noTokenizer');
     const f = files;
     tokenizer ??= Promise.resolve().then(() => hook.tokenizer(f));
     let tok: T;
@@ -276,10 +286,10 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
   async function streaming(req: EngineRequest<'streaming'>, run: Running): Promise<StreamingRunResult> {
     const main = need();
     const src = source;
-    if (!src) throw new HostFailure('not_loaded', 'no model loaded: send load first');
-    if (req.ids.length > main.config.maxPositions) throw new HostFailure('bad_request', `streaming: ${req.ids.length} tokens exceed the model's context of ${main.config.maxPositions}`);
+    if (!src) throw new HostFailure('not_loaded', 'msg.engine.host.notLoaded');
+    if (req.ids.length > main.config.maxPositions) throw new HostFailure('bad_request', 'msg.engine.host.streamingContext', { tokens: req.ids.length, max: main.config.maxPositions });
     const bad = req.ids.find((id) => id < 0 || id >= main.config.vocabSize);
-    if (bad !== undefined) throw new HostFailure('bad_request', `streaming: token id ${bad} is outside the vocabulary (0…${main.config.vocabSize - 1})`);
+    if (bad !== undefined) throw new HostFailure('bad_request', 'msg.engine.host.streamingVocab', { id: bad, last: main.config.vocabSize - 1 });
     const progress = (stage: string, fraction: number): void => port.postMessage({ kind: 'progress', id: req.id, stage, fraction } satisfies ProgressEvent, []);
     let buildMs = 0;
     if (!streamSession) {
@@ -297,7 +307,7 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
     let steps = 0;
     const check = async (): Promise<void> => {
       if (++steps % 16 === 0) await nextTask();
-      if (run.cancelled) throw new HostFailure('cancelled', 'streaming: cancelled');
+      if (run.cancelled) throw new HostFailure('cancelled', 'msg.engine.host.streamingCancelled');
     };
     const engine: StreamingEngine = {
       config: s.config,
@@ -351,7 +361,7 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
         run.applied = true;
         return { disposed: await release() };
       case 'cancel':
-        throw new HostFailure('bad_request', 'cancel is never queued'); // unreachable: handled on arrival
+        throw new HostFailure('bad_request', 'msg.engine.host.cancelQueued'); // unreachable: handled on arrival
     }
   }
 
@@ -376,7 +386,7 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
           msg = { kind: 'response', id: req.id, ok: false, error: failureOf(e, req.type) };
         }
         running = undefined;
-        if (run.cancelled) msg = fail(req.id, 'cancelled', 'cancelled while running; its result was dropped');
+        if (run.cancelled) msg = fail(req.id, 'cancelled', message('msg.engine.host.cancelledRunning'));
         const cache = cacheState(req.type, run.applied);
         if (cache) msg.cache = cache;
         answer(msg);
@@ -391,7 +401,7 @@ export function serveEngine<T>(port: EnginePort, options: HostOptions<T>): void 
     let was: 'queued' | 'running' | 'unknown' = 'unknown';
     if (at >= 0) {
       queue.splice(at, 1);
-      answer(fail(target, 'cancelled', 'cancelled before it started'));
+      answer(fail(target, 'cancelled', message('msg.engine.host.cancelledQueued')));
       was = 'queued';
     } else if (running && running.req.id === target) {
       running.cancelled = true; // an ORT run cannot be interrupted: its result is dropped when it ends

@@ -8,6 +8,7 @@
 
 import { commonPrefixLength, type LayerKv } from '../analysis/kvDiff';
 import type { Tensor } from './session';
+import { CodedError } from '../i18n/message';
 
 export type CompareMode = 'shared' | 'separate';
 export const COMPARE_MODES: readonly CompareMode[] = ['shared', 'separate'];
@@ -63,7 +64,7 @@ async function run(engine: KvEngine, ids: number[], fromScratch: boolean, chunk:
 
 /** Runs A and B on `engine` as `opts.mode` says and returns both caches. Leaves B in the engine's cache. */
 export async function compareCaches(engine: KvEngine, aIds: readonly number[], bIds: readonly number[], opts: CompareOptions): Promise<CachePair> {
-  if (aIds.length === 0 || bIds.length === 0) throw new Error('both sequences need at least one token');
+  if (aIds.length === 0 || bIds.length === 0) throw new CodedError('msg.engine.compare.empty');
   const chunk = opts.chunk ?? Infinity;
   if (!(chunk >= 1)) throw new RangeError(`chunk must be ≥ 1 (got ${opts.chunk})`);
   const prefix = commonPrefixLength(aIds, bIds);
@@ -80,6 +81,6 @@ export async function compareCaches(engine: KvEngine, aIds: readonly number[], b
     await run(engine, [...bIds], true, chunk);
     computedB = bIds.length;
   } else throw new Error(`unknown compare mode ${String(opts.mode)} (known: ${COMPARE_MODES.join(', ')})`);
-  if (engine.length !== bIds.length) throw new Error(`engine holds ${engine.length} tokens after running B (${bIds.length} expected)`);
+  if (engine.length !== bIds.length) throw new CodedError('msg.engine.compare.lengthAfterB', { held: engine.length, expected: bIds.length });
   return { mode: opts.mode, a, b: await snapshot(engine), prefix, computedB, ms: performance.now() - t0 };
 }

@@ -7,6 +7,8 @@ import type { StreamingResult } from '../analysis/streaming';
 import type { ModelConfig } from '../model/config';
 import type { GraphOptions } from '../model/graph';
 import type { ExecutionProvider, RunResult as SessionRunResult, Tensor } from './session';
+import type { Params as MessageParams, StringKey } from '../i18n';
+import { message, messageText, type Message } from '../i18n/message';
 
 export type { ExecutionProvider, Tensor };
 
@@ -57,6 +59,8 @@ export interface LoadResult {
   hasTokenizer: boolean;
   /** Why the session is not on the provider asked for (e.g. no WebGPU adapter), if it is not. */
   providerNote?: string;
+  /** `providerNote` as a coded message (lib/i18n/message), for the page's language. */
+  providerMessage?: Message;
   /** With a `source`: the tokenizer files read there, for the page's token labels (small next to the weights). */
   tokenizer?: object;
   tokenizerConfig?: object;
@@ -150,7 +154,10 @@ export type ErrorCode =
 
 export interface EngineFailure {
   code: ErrorCode;
+  /** The English text. */
   message: string;
+  /** The same message as a code and parameters (lib/i18n/message), when it has one: what the page shows, in its language. */
+  coded?: Message;
 }
 
 /** The cache after a request: its length, and whether the request's own change was applied. */
@@ -209,52 +216,55 @@ const isBytes = (v: unknown): v is Bytes => v instanceof ArrayBuffer || v instan
 export function checkRequest(raw: unknown): Checked {
   const r = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const id = isInt(r.id) ? r.id : -1; // no usable id: answered as -1 so the failure is still seen
-  const bad = (message: string): Checked => ({ ok: false, id, error: { code: 'bad_request', message } });
-  if (id < 0) return bad('request has no integer id ≥ 0');
+  const bad = (key: StringKey, params?: MessageParams): Checked => {
+    const m = message(key, params);
+    return { ok: false, id, error: { code: 'bad_request', message: messageText('en', m), coded: m } };
+  };
+  if (id < 0) return bad('msg.engine.request.noId');
   const type = r.type;
-  if (typeof type !== 'string' || !(REQUEST_TYPES as readonly string[]).includes(type)) return bad(`unknown request type ${JSON.stringify(type)}`);
+  if (typeof type !== 'string' || !(REQUEST_TYPES as readonly string[]).includes(type)) return bad('msg.engine.request.unknownType', { type: String(JSON.stringify(type)) });
   switch (type as RequestType) {
     case 'load':
       if (r.source !== undefined) {
         const src = r.source as Record<string, unknown> | null;
         const hub = src?.kind === 'hub' && typeof src.endpoint === 'string' && typeof src.repo === 'string' && typeof src.revision === 'string';
         const files = src?.kind === 'files' && typeof src.label === 'string' && Array.isArray(src.files) && src.files.length > 0;
-        if (!hub && !files) return bad('load: source must be {kind: "hub", endpoint, repo, revision} or {kind: "files", label, files}');
+        if (!hub && !files) return bad('msg.engine.request.loadSource');
       } else {
-        if (typeof r.config !== 'string') return bad('load: config must be the config.json text');
-        if (!Array.isArray(r.shards) || r.shards.length === 0 || !r.shards.every(isBytes)) return bad('load: shards must be a non-empty list of ArrayBuffer / Uint8Array');
+        if (typeof r.config !== 'string') return bad('msg.engine.request.loadConfig');
+        if (!Array.isArray(r.shards) || r.shards.length === 0 || !r.shards.every(isBytes)) return bad('msg.engine.request.loadShards');
       }
-      if (r.provider !== undefined && r.provider !== 'wasm' && r.provider !== 'webgpu') return bad(`load: unknown provider ${JSON.stringify(r.provider)}`);
-      if (r.numThreads !== undefined && !(isInt(r.numThreads) && r.numThreads >= 0)) return bad('load: numThreads must be an integer ≥ 0');
+      if (r.provider !== undefined && r.provider !== 'wasm' && r.provider !== 'webgpu') return bad('msg.engine.request.loadProvider', { provider: String(JSON.stringify(r.provider)) });
+      if (r.numThreads !== undefined && !(isInt(r.numThreads) && r.numThreads >= 0)) return bad('msg.engine.request.loadThreads');
       break;
     case 'prefill':
     case 'extend':
-      if (!isIntArray(r.ids)) return bad(`${type}: ids must be a list of integers`);
-      if (r.attnRows !== undefined && !isIntArray(r.attnRows)) return bad(`${type}: attnRows must be a list of integers`);
-      if (r.headLayer !== undefined && !(isInt(r.headLayer) && r.headLayer >= 0)) return bad(`${type}: headLayer must be an integer ≥ 0`);
-      if (r.attention !== undefined && r.attention !== 'return' && r.attention !== 'keep') return bad(`${type}: attention must be 'return' or 'keep'`);
+      if (!isIntArray(r.ids)) return bad('msg.engine.request.ids', { type });
+      if (r.attnRows !== undefined && !isIntArray(r.attnRows)) return bad('msg.engine.request.attnRows', { type });
+      if (r.headLayer !== undefined && !(isInt(r.headLayer) && r.headLayer >= 0)) return bad('msg.engine.request.headLayer', { type });
+      if (r.attention !== undefined && r.attention !== 'return' && r.attention !== 'keep') return bad('msg.engine.request.attention', { type });
       break;
     case 'fork':
-      if (!isInt(r.length)) return bad('fork: length must be an integer');
+      if (!isInt(r.length)) return bad('msg.engine.request.forkLength');
       break;
     case 'replay':
       if (!Array.isArray(r.chunks) || !r.chunks.every((c: unknown) => typeof c === 'object' && c !== null && isIntArray((c as Chunk).ids) && isInt((c as Chunk).keep))) {
-        return bad('replay: chunks must be a list of {ids, keep}');
+        return bad('msg.engine.request.replayChunks');
       }
       break;
     case 'readKv':
-      if (!isInt(r.layer)) return bad('readKv: layer must be an integer');
+      if (!isInt(r.layer)) return bad('msg.engine.request.readKvLayer');
       break;
     case 'readAttention':
-      if (!isInt(r.layer) || (r.head !== undefined && !isInt(r.head))) return bad('readAttention: layer (and head) must be integers');
+      if (!isInt(r.layer) || (r.head !== undefined && !isInt(r.head))) return bad('msg.engine.request.readAttention');
       break;
     case 'streaming':
-      if (!isIntArray(r.ids) || r.ids.length < 2) return bad('streaming: ids must be a list of at least 2 integers');
-      if (!isInt(r.window) || r.window < 1) return bad('streaming: window must be an integer ≥ 1');
-      if (!isInt(r.sink) || r.sink < 0 || r.sink > r.window - 1) return bad('streaming: sink must be an integer from 0 to window − 1');
+      if (!isIntArray(r.ids) || r.ids.length < 2) return bad('msg.engine.request.streamingIds');
+      if (!isInt(r.window) || r.window < 1) return bad('msg.engine.request.streamingWindow');
+      if (!isInt(r.sink) || r.sink < 0 || r.sink > r.window - 1) return bad('msg.engine.request.streamingSink');
       break;
     case 'cancel':
-      if (!isInt(r.target)) return bad('cancel: target must be a request id');
+      if (!isInt(r.target)) return bad('msg.engine.request.cancelTarget');
       break;
     case 'prompt':
     case 'dispose':

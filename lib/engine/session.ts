@@ -7,6 +7,8 @@ import type { Checkpoint } from '../model/checkpoint';
 import type { ModelConfig } from '../model/config';
 import { autoWeightType, buildGraph, float32WeightBytes, io, LARGE_MODEL_FP32_BYTES, type ExternalData, type GraphOptions, type WeightType } from '../model/graph';
 import type { Tensor } from '../tensor';
+import type { Params, StringKey } from '../i18n';
+import { CodedError, message, messageText, type Message } from '../i18n/message';
 
 export type Ort = typeof OrtModule;
 export type ExecutionProvider = 'wasm' | 'webgpu';
@@ -79,12 +81,12 @@ export class StreamedExternalData extends Uint8Array {
   }
   override subarray(begin = 0, end?: number): Uint8Array<ArrayBuffer> {
     const s = this.segs.get(begin);
-    if (!s || end !== begin + s.length) throw new EngineError(`external data: no weight at bytes [${begin}, ${end})`);
+    if (!s || end !== begin + s.length) throw new EngineError('msg.engine.session.externalNoWeight', { begin, end: String(end) });
     // The previous weight's bytes are garbage once ORT has copied them; where a collector is exposed (the CLI
     // exposes one), collect before reading the next: −290 MB peak on the 0.6B shape (docs/BENCHMARKS.md).
     (globalThis as { gc?: () => void }).gc?.();
     const b = s.bytes();
-    if (b.length !== s.length) throw new EngineError(`external data: ${s.name} has ${b.length} bytes, expected ${s.length}`);
+    if (b.length !== s.length) throw new EngineError('msg.engine.session.externalSize', { name: s.name, got: b.length, want: s.length });
     return b as Uint8Array<ArrayBuffer>;
   }
 }
@@ -102,9 +104,10 @@ export interface RunResult {
   ms: number;
 }
 
-export class EngineError extends Error {
-  constructor(message: string) {
-    super(message);
+/** The engine refused a call (bad input: token ids, lengths, context); coded, so the page shows it in its language. */
+export class EngineError extends CodedError {
+  constructor(key: StringKey, params?: Params) {
+    super(key, params);
     this.name = 'EngineError';
   }
 }
@@ -175,6 +178,8 @@ export class EngineSession {
   readonly buildMs: number;
   /** Why the preferred provider was not used (e.g. no WebGPU adapter), if it was not. */
   providerNote?: string;
+  /** `providerNote` as a coded message, for the page's language. */
+  providerMessage?: Message;
   private session: OrtModule.InferenceSession;
   private ort: Ort;
   private cache: LayerCache[];
@@ -222,7 +227,8 @@ export class EngineSession {
       } catch (e) {
         await gpu?.dispose().catch(() => undefined);
         const wasm = await EngineSession.createOn(ort, ckpt, { ...opts, residentKv: opts.residentKv === true ? true : undefined }, 'wasm', t0);
-        wasm.providerNote = `WebGPU unavailable, running on WASM: ${(e as Error).message}`;
+        wasm.providerMessage = message('msg.engine.session.webgpuFallback', { detail: e instanceof Error ? e.message : String(e) });
+        wasm.providerNote = messageText('en', wasm.providerMessage);
         return wasm;
       }
     }
@@ -303,24 +309,24 @@ export class EngineSession {
   }
 
   private async run(ids: number[], attnRows: number[] | undefined, fromScratch: boolean, headLayer?: number): Promise<RunResult> {
-    if (this.busy) throw new EngineError('engine is busy with another call');
-    if (ids.length === 0) throw new EngineError('nothing to run: no tokens given');
+    if (this.busy) throw new EngineError('msg.engine.session.busy');
+    if (ids.length === 0) throw new EngineError('msg.engine.session.noTokens');
     const c = this.config;
     const past = fromScratch ? 0 : this._ids.length;
     // The position of the first new token: its true position in the text, which after an evict is past the
     // cache length (kept keys keep the RoPE rotation of their true positions; see `evict`).
     const start = fromScratch ? 0 : this._next;
-    if (start + ids.length > c.maxPositions) throw new EngineError(`${start + ids.length} tokens exceed the model's context of ${c.maxPositions} (max_position_embeddings)`);
+    if (start + ids.length > c.maxPositions) throw new EngineError('msg.engine.session.contextOverflow', { tokens: start + ids.length, max: c.maxPositions });
     // The graph's causal mask compares a key's cache index with the query's position id. Past entries sit at
     // indices < past ≤ start, so every kept key is visible to every new query, which is right. A new token i
     // sits at index past + i; query j (position start + j) must see it only for i ≤ j, i.e. only when
     // start = past. After an evict start > past, so a chunk's queries would see later tokens of the same
     // chunk: refused. One token at a time is always correct (it sees the kept keys and itself).
     if (!fromScratch && ids.length > 1 && start !== past)
-      throw new EngineError(`after an evict the cache holds ${past} entries but the next position is ${start}: extend one token at a time (a chunk would see its own later tokens through the index-based causal mask)`);
-    for (const id of ids) if (!Number.isInteger(id) || id < 0 || id >= c.vocabSize) throw new EngineError(`token id ${id} is outside the vocabulary (0…${c.vocabSize - 1})`);
+      throw new EngineError('msg.engine.session.evictedChunk', { past, start });
+    for (const id of ids) if (!Number.isInteger(id) || id < 0 || id >= c.vocabSize) throw new EngineError('msg.engine.session.tokenOutside', { id, last: c.vocabSize - 1 });
     if (attnRows && !(this.options.attention !== 'none' && this.options.attentionRows === 'input')) {
-      throw new EngineError("attention rows were given but this graph returns every row (build it with attentionRows 'input')");
+      throw new EngineError('msg.engine.session.rowsNotInput');
     }
     if (fromScratch) this.fork(0);
     const T = ids.length;
@@ -332,13 +338,13 @@ export class EngineSession {
     let rows = ids.map((_, i) => start + i);
     if (this.options.attention !== 'none' && this.options.attentionRows === 'input') {
       const want = attnRows ?? rows;
-      for (const r of want) if (r < start || r >= start + T) throw new EngineError(`attention row ${r} is not among this call's positions ${start}…${start + T - 1}`);
+      for (const r of want) if (r < start || r >= start + T) throw new EngineError('msg.engine.session.rowNotInCall', { row: r, first: start, last: start + T - 1 });
       rows = want;
       feeds[io.attnRows] = new ort.Tensor('int64', BigInt64Array.from(want.map((r) => BigInt(r - start))), [want.length]);
     }
     if (this.options.headLayerInput) {
       const hl = headLayer ?? this.defaultHeadLayer;
-      if (!Number.isInteger(hl) || hl < 0 || hl >= c.numLayers) throw new EngineError(`no layer ${hl} for per-head maps (the model has ${c.numLayers})`);
+      if (!Number.isInteger(hl) || hl < 0 || hl >= c.numLayers) throw new EngineError('msg.engine.session.noHeadLayer', { layer: hl, layers: c.numLayers });
       feeds[io.attnLayer] = new ort.Tensor('int64', BigInt64Array.from([BigInt(hl)]), [1]);
     }
     const resident = this.resident;
@@ -364,7 +370,7 @@ export class EngineSession {
     const ms = performance.now() - t0;
     const get = (name: string): Tensor => {
       const t = out[name];
-      if (!t) throw new EngineError(`graph returned no ${name}`);
+      if (!t) throw new EngineError('msg.engine.session.noOutput', { name });
       return { data: t.data as Float32Array, dims: [...t.dims] };
     };
     if (this.options.presentKv) {
@@ -400,7 +406,7 @@ export class EngineSession {
   async syncCache(): Promise<void> {
     const r = this.resident;
     if (!r) return;
-    if (this.busy) throw new EngineError('engine is busy with another call');
+    if (this.busy) throw new EngineError('msg.engine.session.busy');
     this.busy = true;
     try {
       const cache: LayerCache[] = [];
@@ -414,13 +420,13 @@ export class EngineSession {
   }
 
   private needHostCache(what: string): void {
-    if (this.resident) throw new EngineError(`${what}: the cache is in the runtime's buffers; await syncCache() first`);
+    if (this.resident) throw new EngineError('msg.engine.session.resident', { what });
   }
 
   /** Rewinds the cache to its first `length` tokens (the entries there are reused as they are). */
   fork(length: number): void {
-    if (this.busy) throw new EngineError('engine is busy with another call');
-    if (!Number.isInteger(length) || length < 0 || length > this._ids.length) throw new EngineError(`cannot rewind to ${length}: the cache holds ${this._ids.length} tokens`);
+    if (this.busy) throw new EngineError('msg.engine.session.busy');
+    if (!Number.isInteger(length) || length < 0 || length > this._ids.length) throw new EngineError('msg.engine.session.rewind', { length, held: this._ids.length });
     if (length === this._ids.length && this.resident) return;
     if (length === 0 && this.resident) {
       // Emptying needs no download: drop the buffers.
@@ -452,11 +458,11 @@ export class EngineSession {
    * After an evict, `extend` takes one token at a time (see `run`).
    */
   evict(keep: readonly number[]): void {
-    if (this.busy) throw new EngineError('engine is busy with another call');
+    if (this.busy) throw new EngineError('msg.engine.session.busy');
     const from = this._ids.length;
     keep.forEach((i, j) => {
-      if (!Number.isInteger(i) || i < 0 || i >= from) throw new EngineError(`cannot keep cache entry ${i}: the cache holds ${from} entries`);
-      if (j > 0 && i <= keep[j - 1]!) throw new EngineError('evict: the entries to keep must be strictly ascending cache indices');
+      if (!Number.isInteger(i) || i < 0 || i >= from) throw new EngineError('msg.engine.session.keepEntry', { index: i, held: from });
+      if (j > 0 && i <= keep[j - 1]!) throw new EngineError('msg.engine.session.keepOrder');
     });
     if (keep.length === from) return;
     this.needHostCache('evict');
@@ -475,7 +481,7 @@ export class EngineSession {
     const c = this.config;
     this.needHostCache('kv');
     const l = this.rows ? this.rows[layer] : this.cache[layer];
-    if (!l) throw new EngineError(`no layer ${layer} (the model has ${c.numLayers})`);
+    if (!l) throw new EngineError('msg.engine.noLayer', { layer, layers: c.numLayers });
     const n = this._ids.length;
     const dims = [c.numKvHeads, n, c.headDim];
     if (this.rows) return { k: { data: headMajor(l.k, n, c.numKvHeads, c.headDim), dims }, v: { data: headMajor(l.v, n, c.numKvHeads, c.headDim), dims: [...dims] } };

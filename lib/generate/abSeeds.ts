@@ -8,6 +8,7 @@ import type { QueryRow } from '../analysis/abCompare';
 import { generate, lastRow, type GenEngine, type GenStep } from './generate';
 import { classifyDecision, parseAssistantText, type Decision, type ParsedAssistant } from '../prompt/assistantOutput';
 import type { SamplingSettings } from './sampling';
+import { CodedError } from '../i18n/message';
 
 /** What runSeeds needs of an engine (EngineSession fits; the page adapts EngineClient). */
 export interface SeedEngine extends GenEngine {
@@ -101,7 +102,7 @@ export async function runSeeds(engine: SeedEngine, prompt: readonly number[], se
       if (engine.ids !== undefined && !startsWith(engine.ids, [...prompt, ...g.ids])) {
         lastLogits = null; // someone else ran the engine meanwhile: start this seed again from a fresh prefill
         if (attempt === 0) continue;
-        throw new Error(`seed ${seed}: the engine's cache was changed by another user while generating, twice`);
+        throw new CodedError('msg.engine.gen.seedCacheChanged', { seed });
       }
       const text = opts.decode(g.ids);
       const parsed = parseAssistantText(text);

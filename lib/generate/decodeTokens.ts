@@ -8,6 +8,7 @@ import { tokensFromBytes } from '../prompt/tokenText';
 import type { Role, Segment, Span, TokenInfo } from '../prompt/prompt';
 import type { Vocab } from '../prompt/vocab';
 import { END_OF_TURN } from '../prompt/assistantOutput';
+import { CodedError } from '../i18n/message';
 
 /** The vocabulary inverted: token string by id ('' where no token has that id). */
 export function tokenStrings(v: Vocab): string[] {
@@ -58,7 +59,7 @@ export interface DecodedTokens {
 export function decodeTokens(strings: readonly string[], ids: readonly number[], special: ReadonlySet<number> = new Set()): DecodedTokens {
   const parts = ids.map((id) => {
     const s = strings[id];
-    if (s === undefined || s === '') throw new Error(`token id ${id} is not in the vocabulary`);
+    if (s === undefined || s === '') throw new CodedError('msg.engine.gen.notInVocab', { id });
     return { bytes: tokenStringBytes(s), special: special.has(id) };
   });
   const { tokens, text } = tokensFromBytes(ids, parts);

@@ -51,7 +51,7 @@ export const TOP_N = 5;
 /** The last row of a [T or 1, vocab] logits tensor (a view, not a copy). */
 export function lastRow(t: { data: Float32Array; dims: number[] }): Float32Array {
   const vocab = t.dims[t.dims.length - 1];
-  if (!vocab || t.data.length < vocab || t.data.length % vocab !== 0) throw new SamplingError(`logits of shape [${t.dims.join(', ')}] hold ${t.data.length} values`);
+  if (!vocab || t.data.length < vocab || t.data.length % vocab !== 0) throw new SamplingError('msg.engine.gen.logitsShape', { dims: t.dims.join(', '), values: t.data.length });
   return t.data.subarray(t.data.length - vocab);
 }
 
@@ -68,9 +68,9 @@ export function lastRow(t: { data: Float32Array; dims: number[] }): Float32Array
  */
 export async function generate(engine: GenEngine, lastLogits: Float32Array, startPosition: number, opts: GenerateOptions): Promise<GenerateResult> {
   const { maxNewTokens, sampling, seed } = opts;
-  if (!(Number.isInteger(maxNewTokens) && maxNewTokens >= 0)) throw new SamplingError(`maxNewTokens must be an integer ≥ 0 (got ${maxNewTokens})`);
-  if (!(Number.isInteger(startPosition) && startPosition >= 0)) throw new SamplingError(`startPosition must be an integer ≥ 0 (got ${startPosition})`);
-  if (!Number.isFinite(seed)) throw new SamplingError(`seed must be a finite number (got ${seed})`);
+  if (!(Number.isInteger(maxNewTokens) && maxNewTokens >= 0)) throw new SamplingError('msg.engine.gen.maxNewTokens', { got: maxNewTokens });
+  if (!(Number.isInteger(startPosition) && startPosition >= 0)) throw new SamplingError('msg.engine.gen.startPosition', { got: startPosition });
+  if (!Number.isFinite(seed)) throw new SamplingError('msg.engine.gen.seed', { got: seed });
   checkSettings(sampling);
   const vocab = lastLogits.length;
   const eos = new Set(sampling.eosIds);
@@ -81,14 +81,14 @@ export async function generate(engine: GenEngine, lastLogits: Float32Array, star
   for (;;) {
     if (ids.length >= maxNewTokens) return { ids, steps, stopped: 'limit' };
     if (opts.signal?.aborted) return { ids, steps, stopped: 'aborted' };
-    if (logits.length !== vocab) throw new SamplingError(`engine returned ${logits.length} logits per row (the prompt's had ${vocab})`);
+    if (logits.length !== vocab) throw new SamplingError('msg.engine.gen.rowLength', { got: logits.length, vocab });
     const id = sampling.doSample ? sampleToken(distribution(logits, sampling), rng) : argmax(logits);
     const plain = softmax(logits);
     const position = startPosition + ids.length;
     const r = await engine.extend([id]);
     const step: GenStep = { id, position, p: plain[id]!, top: topTokens(plain, TOP_N) };
     if (opts.keepAttention) {
-      if (!r.attention?.length) throw new SamplingError('keepAttention: the engine returned no attention (build the graph with attention)');
+      if (!r.attention?.length) throw new SamplingError('msg.engine.gen.noAttention');
       step.attention = r.attention.map((a) => ({ data: a.data.slice(), dims: [...a.dims] }));
     }
     ids.push(id);
@@ -96,7 +96,7 @@ export async function generate(engine: GenEngine, lastLogits: Float32Array, star
     if (opts.onStep?.(step) === false) return { ids, steps, stopped: eos.has(id) ? 'eos' : 'callback' };
     if (eos.has(id)) return { ids, steps, stopped: 'eos' };
     if (ids.length >= maxNewTokens) return { ids, steps, stopped: 'limit' };
-    if (!r.logits) throw new SamplingError("the engine returned no logits (build the graph with logits 'last' or 'all')");
+    if (!r.logits) throw new SamplingError('msg.engine.noLogitsBuild');
     logits = lastRow(r.logits);
   }
 }

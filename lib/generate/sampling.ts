@@ -8,6 +8,9 @@
 // - `distribution(logits, settings)`: what a token is actually drawn from after temperature, top-k and
 //   top-p (renormalised, zero outside the kept set), or a one-hot at the argmax when sampling is off.
 
+import type { Params, StringKey } from '../i18n';
+import { CodedError } from '../i18n/message';
+
 /** How the next token is chosen. */
 export interface SamplingSettings {
   /** false: greedy (argmax, ties → lowest id); temperature, topK and topP are then ignored. */
@@ -34,12 +37,15 @@ export function greedySettings(eosIds: number[] = []): SamplingSettings {
   return { ...HF_DEFAULT_SAMPLING, eosIds: [...eosIds] };
 }
 
-export class SamplingError extends Error {
-  constructor(message: string) {
-    super(message);
+/** Bad sampling settings (a model's generation_config.json, the form) or logits; coded for the page's language. */
+export class SamplingError extends CodedError {
+  constructor(key: StringKey, params?: Params, where?: string) {
+    super(key, params, where);
     this.name = 'SamplingError';
   }
 }
+
+const CONFIG_FILE = 'generation_config.json';
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isTokenId = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
@@ -56,37 +62,37 @@ export function parseGenerationConfig(json: unknown): SamplingSettings {
     try {
       cfg = JSON.parse(json);
     } catch (e) {
-      throw new SamplingError(`generation_config.json: not valid JSON (${(e as Error).message})`);
+      throw new SamplingError('msg.engine.sampling.notJson', { detail: (e as Error).message }, CONFIG_FILE);
     }
   }
   if (cfg === undefined || cfg === null) return greedySettings();
-  if (!isObj(cfg)) throw new SamplingError('generation_config.json: expected an object');
+  if (!isObj(cfg)) throw new SamplingError('msg.engine.sampling.notObject', undefined, CONFIG_FILE);
   const out: SamplingSettings = greedySettings();
   const has = (k: string) => cfg[k] !== undefined && cfg[k] !== null;
-  const bad = (k: string, want: string) => new SamplingError(`generation_config.json: ${k} must be ${want} (got ${JSON.stringify(cfg[k])})`);
+  const bad = (k: string, key: StringKey) => new SamplingError(key, { got: String(JSON.stringify(cfg[k])) }, CONFIG_FILE);
   if (has('do_sample')) {
-    if (typeof cfg.do_sample !== 'boolean') throw bad('do_sample', 'true or false');
+    if (typeof cfg.do_sample !== 'boolean') throw bad('do_sample', 'msg.engine.sampling.doSample');
     out.doSample = cfg.do_sample;
   }
   if (has('temperature')) {
     const t = cfg.temperature;
-    if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) throw bad('temperature', 'a number > 0');
+    if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) throw bad('temperature', 'msg.engine.sampling.temperature');
     out.temperature = t;
   }
   if (has('top_k')) {
     const k = cfg.top_k;
-    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) throw bad('top_k', 'an integer ≥ 0 (0 = off)');
+    if (typeof k !== 'number' || !Number.isInteger(k) || k < 0) throw bad('top_k', 'msg.engine.sampling.topK');
     out.topK = k;
   }
   if (has('top_p')) {
     const p = cfg.top_p;
-    if (typeof p !== 'number' || !(p > 0 && p <= 1)) throw bad('top_p', 'a number in (0, 1]');
+    if (typeof p !== 'number' || !(p > 0 && p <= 1)) throw bad('top_p', 'msg.engine.sampling.topP');
     out.topP = p;
   }
   if (has('eos_token_id')) {
     const e = cfg.eos_token_id;
     const ids = Array.isArray(e) ? e : [e];
-    if (!ids.every(isTokenId)) throw bad('eos_token_id', 'a token id or a list of token ids');
+    if (!ids.every(isTokenId)) throw bad('eos_token_id', 'msg.engine.sampling.eos');
     out.eosIds = [...new Set(ids as number[])];
   }
   return out;
@@ -94,18 +100,18 @@ export function parseGenerationConfig(json: unknown): SamplingSettings {
 
 /** Throws a SamplingError if `s` is out of range (hand-built settings; parseGenerationConfig's are valid). */
 export function checkSettings(s: SamplingSettings): void {
-  if (typeof s.doSample !== 'boolean') throw new SamplingError(`doSample must be a boolean (got ${String(s.doSample)})`);
-  if (!(Number.isFinite(s.temperature) && s.temperature > 0)) throw new SamplingError(`temperature must be > 0 (got ${s.temperature})`);
-  if (!(Number.isInteger(s.topK) && s.topK >= 0)) throw new SamplingError(`topK must be an integer ≥ 0 (got ${s.topK})`);
-  if (!(s.topP > 0 && s.topP <= 1)) throw new SamplingError(`topP must be in (0, 1] (got ${s.topP})`);
-  if (!Array.isArray(s.eosIds) || !s.eosIds.every(isTokenId)) throw new SamplingError(`eosIds must be token ids (got ${JSON.stringify(s.eosIds)})`);
+  if (typeof s.doSample !== 'boolean') throw new SamplingError('msg.engine.sampling.checkDoSample', { got: String(s.doSample) });
+  if (!(Number.isFinite(s.temperature) && s.temperature > 0)) throw new SamplingError('msg.engine.sampling.checkTemperature', { got: s.temperature });
+  if (!(Number.isInteger(s.topK) && s.topK >= 0)) throw new SamplingError('msg.engine.sampling.checkTopK', { got: s.topK });
+  if (!(s.topP > 0 && s.topP <= 1)) throw new SamplingError('msg.engine.sampling.checkTopP', { got: s.topP });
+  if (!Array.isArray(s.eosIds) || !s.eosIds.every(isTokenId)) throw new SamplingError('msg.engine.sampling.checkEos', { got: String(JSON.stringify(s.eosIds)) });
 }
 
 function checkLogits(logits: ArrayLike<number>): void {
-  if (logits.length === 0) throw new SamplingError('no logits (empty vocabulary row)');
+  if (logits.length === 0) throw new SamplingError('msg.engine.sampling.noLogits');
   for (let i = 0; i < logits.length; i++) {
     const x = logits[i]!;
-    if (Number.isNaN(x) || x === Infinity) throw new SamplingError(`logit of token ${i} is ${x}`);
+    if (Number.isNaN(x) || x === Infinity) throw new SamplingError('msg.engine.sampling.badLogit', { id: i, value: x });
   }
 }
 
@@ -124,7 +130,7 @@ export function softmax(logits: ArrayLike<number>): Float64Array {
   let max = -Infinity;
   for (let i = 0; i < n; i++) if (logits[i]! > max) max = logits[i]!;
   const out = new Float64Array(n);
-  if (max === -Infinity) throw new SamplingError('every logit is -Infinity');
+  if (max === -Infinity) throw new SamplingError('msg.engine.sampling.allMinusInfinity');
   let sum = 0;
   for (let i = 0; i < n; i++) sum += out[i] = Math.exp(logits[i]! - max);
   for (let i = 0; i < n; i++) out[i]! /= sum;
@@ -180,7 +186,7 @@ export function distribution(logits: ArrayLike<number>, s: SamplingSettings): Fl
   const threshold = s.topK > 0 && s.topK < n ? kthLargest(logits, s.topK) : -Infinity;
   const kept: number[] = [];
   for (let i = 0; i < n; i++) if (logits[i]! > -Infinity && logits[i]! >= threshold) kept.push(i);
-  if (kept.length === 0) throw new SamplingError('every logit is -Infinity');
+  if (kept.length === 0) throw new SamplingError('msg.engine.sampling.allMinusInfinity');
   // Descending by logit, ties → lower id first.
   kept.sort((a, b) => logits[b]! - logits[a]! || a - b);
   let m = kept.length;
@@ -222,10 +228,10 @@ export function sampleToken(probs: ArrayLike<number>, rng: UniformSource): numbe
   let total = 0;
   for (let i = 0; i < probs.length; i++) {
     const p = probs[i]!;
-    if (!(p >= 0) || p === Infinity) throw new SamplingError(`probability of token ${i} is ${p}`);
+    if (!(p >= 0) || p === Infinity) throw new SamplingError('msg.engine.sampling.badProbability', { id: i, value: p });
     total += p;
   }
-  if (!(total > 0)) throw new SamplingError('probabilities sum to 0');
+  if (!(total > 0)) throw new SamplingError('msg.engine.sampling.zeroSum');
   const u = rng.next() * total;
   let acc = 0;
   let last = -1;
@@ -246,7 +252,7 @@ export interface TopToken {
 
 /** The k largest entries of `probs` as { id, p }, descending; ties → lower id first. */
 export function topTokens(probs: ArrayLike<number>, k: number): TopToken[] {
-  if (!(Number.isInteger(k) && k >= 0)) throw new SamplingError(`k must be an integer ≥ 0 (got ${k})`);
+  if (!(Number.isInteger(k) && k >= 0)) throw new SamplingError('msg.engine.sampling.topKCount', { got: k });
   const top: TopToken[] = [];
   if (k === 0) return top;
   for (let i = 0; i < probs.length; i++) {

@@ -5,9 +5,13 @@
 // any step or jump back ONE fork; nothing is re-run from position 0 except to (re)establish the cache at
 // the start, or when another user of the same engine has changed the cache since (then one prefill of
 // the timeline up to the cursor). Generation runs lib/generate/generate.ts on the same cache.
+// Memory: a row at position p holds layers × heads × (p + 1) weights, so keeping every row is O(T²). With
+// `keepRows` only the rows near the cursor (and row 0) are kept — memory linear in T — and a step back to a
+// row no longer kept re-decodes that one token (a fork one back and a one-token extend, 'redo').
 // No DOM: EngineClient (the page's worker) and EngineSession (Node) both fit StepEngine.
 import type { Tensor } from '../tensor';
 import { generate, type GenerateOptions, type GenerateResult } from './generate';
+import { CodedError } from '../i18n/message';
 import { attentionRow, planMove } from './stepper';
 
 /** What an engine run returns that the stepper reads (EngineClient's and EngineSession's results fit). */
@@ -40,7 +44,7 @@ export interface Row {
   /** Per layer: [heads, position + 1] (the causal row, every head), copied out of the run's tensor. */
   attention: Float32Array[];
   heads: number;
-  /** The logits row that predicts position + 1 (a view into the run's logits), or null when the run had none for it. */
+  /** The logits row that predicts position + 1 (a view into the run's logits; a copy with keepRows), or null when the run had none for it. */
   logits: Float32Array | null;
   via: Via;
   /** Size of the run that computed it (1 for a step). */
@@ -64,6 +68,14 @@ function sameIds(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
+export interface StepSessionOptions {
+  /**
+   * Rows kept before the cursor (positions cursor − keepRows … cursor − 1; row 0 too); older ones are
+   * dropped and recomputed by one re-decode when a step back needs them. Default: every row.
+   */
+  keepRows?: number;
+}
+
 export class StepSession {
   /** The timeline the cursor walks. */
   seq: number[];
@@ -75,20 +87,35 @@ export class StepSession {
   revision = 0;
   /** Tokens in the cache (0 until established). */
   cursor = 0;
-  /** rows[p]: the query row of position p, for p < cursor. */
-  rows: Row[] = [];
+  /** rows[p]: the query row of position p, for p < cursor (with keepRows: only those near the cursor). */
+  rows: (Row | undefined)[] = [];
   /** The operations run, latest last (at most 50 kept). */
   ops: Op[] = [];
   /** How many operations of each kind ran since the session began (prefills, one-token and chunked extends, forks). */
   counts = { prefill: 0, resync: 0, step: 0, jump: 0, generate: 0, fork: 0, redo: 0 };
   private chain: Promise<unknown> = Promise.resolve();
+  private readonly keepRows: number;
+  /** No row below this position is held except row 0 (where the next pruning starts). */
+  private keptFrom = 1;
 
   constructor(
     private readonly engine: StepEngine,
     prompt: readonly number[],
+    opts: StepSessionOptions = {},
   ) {
     this.prompt = [...prompt];
     this.seq = [...prompt];
+    const k = opts.keepRows ?? Infinity;
+    if (!(k >= 1)) throw new Error(`keepRows must be at least 1 (got ${k})`);
+    this.keepRows = k;
+  }
+
+  /** Drops the rows before cursor − keepRows (row 0 stays: it is tiny, and the cursor's lowest place). */
+  private prune(): void {
+    if (this.keepRows === Infinity) return;
+    const below = Math.min(this.cursor - this.keepRows, this.rows.length);
+    for (let q = Math.max(1, this.keptFrom); q < below; q++) this.rows[q] = undefined;
+    this.keptFrom = Math.max(this.keptFrom, below);
   }
 
   /** Runs `fn` after everything queued before it (moves never interleave). */
@@ -117,16 +144,21 @@ export class StepSession {
   /** Stores the rows of a run whose new tokens start at `start`. */
   private record(r: StepRun, start: number, via: Via): void {
     const count = r.length - r.pastLength;
-    if (r.pastLength !== start) throw new Error(`the engine ran from position ${r.pastLength}, the stepper expected ${start}`);
+    if (r.pastLength !== start) throw new CodedError('msg.engine.step.position', { ran: r.pastLength, expected: start });
     const V = r.logits ? r.logits.dims[r.logits.dims.length - 1]! : 0;
     const logitRows = r.logits && V > 0 ? r.logits.data.length / V : 0;
     this.rows.length = start;
+    const bounded = this.keepRows !== Infinity;
+    const from = bounded ? Math.max(start, r.length - this.keepRows) : start;
     for (let i = 0; i < r.rows.length; i++) {
       const q = r.rows[i]!;
-      if (q < start || q >= r.length) continue;
+      if (q >= r.length || (q < from && q !== 0) || q < start) continue;
       // Logits rows cover the run's last `logitRows` tokens ('all': every new token; 'last': the last one).
       const li = q - (r.length - logitRows);
-      const logits = r.logits && li >= 0 && li < logitRows ? r.logits.data.subarray(li * V, (li + 1) * V) : null;
+      const view = r.logits && li >= 0 && li < logitRows ? r.logits.data.subarray(li * V, (li + 1) * V) : null;
+      // Bounded: a copy, so a long run's whole logits block is not kept alive by the few rows held.
+      const logits = view && bounded ? view.slice() : view;
+      if (q < this.keptFrom) this.keptFrom = Math.max(1, q);
       this.rows[q] = {
         position: q,
         attention: r.attention.map((a) => attentionRow(a, i, q + 1)),
@@ -136,6 +168,7 @@ export class StepSession {
         runTokens: count,
       };
     }
+    this.prune();
   }
 
   private async prefillTo(n: number, resync: boolean): Promise<void> {
@@ -189,8 +222,23 @@ export class StepSession {
       const to = Math.max(1, Math.min(target, this.seq.length));
       const m = planMove(this.seq, this.cursor, to);
       if (m.kind === 'extend') await this.extendBy(m.ids, m.ids.length === 1 ? 'step' : 'jump');
-      else if (m.kind === 'fork') await this.forkTo(m.length, 'back');
+      else if (m.kind === 'fork') {
+        await this.forkTo(m.length, 'back');
+        await this.restoreRow();
+      }
     });
+  }
+
+  /** With keepRows: the cursor's query row, re-decoded when it was dropped (a step back past the rows kept). */
+  private async restoreRow(): Promise<void> {
+    const c = this.cursor;
+    if (c < 1 || this.rows[c - 1]) return;
+    if (c < 2) {
+      await this.prefillTo(c, false);
+      return;
+    }
+    await this.forkTo(c - 1, 'redo');
+    await this.extendBy([this.seq[c - 1]!], 'redo');
   }
 
   /** The logits predicting position cursor: the last cached row's, re-decoding that one token if its run kept no logits for it. */
@@ -249,7 +297,10 @@ export class StepSession {
     return this.queue(async () => {
       if (this.genStart === null) return;
       const g = this.genStart;
-      if (this.cursor > g) await this.forkTo(g, 'back');
+      if (this.cursor > g) {
+        await this.forkTo(g, 'back');
+        await this.restoreRow();
+      }
       this.seq = [...this.prompt];
       this.genStart = null;
       this.revision++;

@@ -42,6 +42,20 @@ export const commonStrings = {
   'share.copied': { en: 'Share link copied:', zh: '已复制分享链接：' },
   'share.copyByHand': { en: 'the clipboard is not available; copy this link by hand:', zh: '剪贴板不可用；请手动复制此链接：' },
   'share.opened': { en: 'Opened a shared link:', zh: '已打开分享链接：' },
+  'share.openedSentence': {
+    en: 'Opened a shared link: the scenario “{scenario}” on the {tab} tab, layer {layer}.',
+    zh: '已打开分享链接：场景“{scenario}”，{tab}标签页，第 {layer} 层。',
+  },
+  'share.openedNew': { en: 'It was added to your scenarios as “{name}”; your own scenarios are unchanged.', zh: '它已作为“{name}”加入你的场景；你自己的场景没有改变。' },
+  'share.notesTitle': { en: 'Notes on the link:', zh: '关于此链接的说明：' },
+  'share.tooLong': {
+    en: 'This share link is {size} characters long, over the limit of {limit}; it was not opened and nothing was changed.',
+    zh: '此分享链接长 {size} 个字符，超过 {limit} 的上限；没有打开它，也没有做任何更改。',
+  },
+  'share.tooBig': {
+    en: 'This share link unpacks to more than {limit} bytes, over the limit; it was not opened and nothing was changed.',
+    zh: '此分享链接解压后超过 {limit} 字节的上限；没有打开它，也没有做任何更改。',
+  },
   'share.error': { en: 'Share link:', zh: '分享链接：' },
   'share.dismiss': { en: 'dismiss', zh: '关闭' },
   'run.running': { en: 'running the model…', zh: '正在运行模型…' },

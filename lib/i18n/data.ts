@@ -21,10 +21,57 @@ export const dataStrings = {
   },
   'data.dropOverlay': { en: 'Drop to import (request bodies, run logs, attention files)', zh: '松开即可导入（请求体、运行日志、注意力文件）' },
   'data.reading': { en: 'reading {name}…', zh: '正在读取 {name}…' },
+  'data.cancelled': { en: 'Reading {name} was cancelled: nothing was kept.', zh: '已取消读取 {name}：未保存任何内容。' },
   'data.fetching': { en: 'fetching {url}…', zh: '正在获取 {url}…' },
   'data.fetchFailed': {
     en: 'could not fetch {url}: {reason}. The file’s server must be reachable and allow this page to read it (CORS); nothing was changed.',
     zh: '无法获取 {url}：{reason}。文件所在服务器必须可访问，并允许本页面读取（CORS）；没有做任何更改。',
+  },
+  // ?url= links (lib/io/linkPolicy): the confirmation before another site is read, and every refusal.
+  'link.confirm': {
+    en: 'This link asks kvscope to fetch a file from another site: {host}. The file is read as data only (nothing in it runs or is shown as a web page), and reading stops at {limit}.',
+    zh: '此链接要求 kvscope 从另一个网站获取文件：{host}。文件只作为数据读取（其中任何内容都不会运行，也不会作为网页显示），读取到 {limit} 即停止。',
+  },
+  'link.confirmFetch': { en: 'Fetch from {host}', zh: '从 {host} 获取' },
+  'link.confirmCancel': { en: 'Cancel', zh: '取消' },
+  'link.cancelled': { en: 'Nothing was fetched from {host}.', zh: '没有从 {host} 获取任何内容。' },
+  'link.fetching': { en: 'fetching {url} (at most {limit})…', zh: '正在获取 {url}（最多 {limit}）…' },
+  'link.invalid': { en: 'The ?url= of this link, “{url}”, is not a web address; nothing was fetched.', zh: '此链接的 ?url=（“{url}”）不是网址；没有获取任何内容。' },
+  'link.tooLong': {
+    en: 'The ?url= of this link is {chars} characters long, over the limit of {limit}; nothing was fetched.',
+    zh: '此链接的 ?url= 长 {chars} 个字符，超过 {limit} 的上限；没有获取任何内容。',
+  },
+  'link.scheme': {
+    en: 'The link asks kvscope to open a {scheme} address (“{url}”); kvscope fetches only https: addresses and files of this site, so nothing was fetched.',
+    zh: '此链接要求 kvscope 打开一个 {scheme} 地址（“{url}”）；kvscope 只获取 https: 地址和本网站的文件，因此没有获取任何内容。',
+  },
+  'link.insecure': {
+    en: 'The link points to {host} over plain http:, which anyone on the way can read and change; kvscope fetches only https: addresses and files of this site, so nothing was fetched.',
+    zh: '此链接通过明文 http: 指向 {host}，途中任何人都能读取和篡改；kvscope 只获取 https: 地址和本网站的文件，因此没有获取任何内容。',
+  },
+  'link.credentials': {
+    en: 'The link carries a user name or password in its address (“{url}”); kvscope never fetches such links, so nothing was fetched.',
+    zh: '此链接的地址中带有用户名或密码（“{url}”）；kvscope 从不获取这类链接，因此没有获取任何内容。',
+  },
+  'link.tooLarge': {
+    en: 'The file at {url} is {size}, over the limit of {limit} for links; it was not read. Download it and drop it on the page instead.',
+    zh: '{url} 处的文件大小为 {size}，超过链接导入 {limit} 的上限；没有读取它。请先下载，再把它拖放到页面上。',
+  },
+  'link.tooLargeRead': {
+    en: 'The file at {url} is larger than the limit of {limit} for links; reading stopped there and nothing was kept. Download it and drop it on the page instead.',
+    zh: '{url} 处的文件超过链接导入 {limit} 的上限；读取已在此停止，没有保留任何内容。请先下载，再把它拖放到页面上。',
+  },
+  'link.webPage': {
+    en: 'The link points to a web page ({type}), not to a data file; kvscope does not open web pages, so nothing was imported. Link to the raw file instead (on GitHub: the “Raw” button).',
+    zh: '此链接指向一个网页（{type}），而不是数据文件；kvscope 不打开网页，因此没有导入任何内容。请改为链接原始文件（在 GitHub 上：点击“Raw”按钮）。',
+  },
+  'link.contentType': {
+    en: 'The file at {url} is of type {type}; kvscope reads only JSON, text or raw bytes (octet-stream) from links, so nothing was imported.',
+    zh: '{url} 处的文件类型为 {type}；kvscope 只从链接读取 JSON、文本或原始字节（octet-stream），因此没有导入任何内容。',
+  },
+  'link.redirected': {
+    en: 'The link to {url} was redirected to {to}, an address kvscope does not fetch from (only https: and this site); nothing was imported.',
+    zh: '指向 {url} 的链接被重定向到 {to}，kvscope 不从该地址获取内容（只允许 https: 和本网站）；没有导入任何内容。',
   },
   'data.importedRequest': { en: 'Imported “{source}” as the new scenario “{name}”; the views now show it.', zh: '已将“{source}”导入为新场景“{name}”，视图现在展示的就是它。' },
   'data.requestKnown': { en: 'Imported “{source}”: the same request is already saved as “{name}”, which is now selected.', zh: '已导入“{source}”：相同的请求已保存为“{name}”，现已选中它。' },

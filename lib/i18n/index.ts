@@ -20,6 +20,11 @@ import { loopStrings } from './loop';
 import { lessonsAbStrings } from './lessonsAb';
 import { lessonsSeedsStrings } from './lessonsSeeds';
 import { modelsStrings } from './models';
+import { storageStrings } from './storage';
+import { msgImportStrings } from './msgImport';
+import { msgModelStrings } from './msgModel';
+import { msgEngineStrings } from './msgEngine';
+import { copySourceStrings } from './copySource';
 
 export type { Dict, Entry, Lang } from './types';
 export { LANGS } from './types';
@@ -44,6 +49,11 @@ export const STRINGS = {
   ...lessonsAbStrings,
   ...lessonsSeedsStrings,
   ...modelsStrings,
+  ...storageStrings,
+  ...msgImportStrings,
+  ...msgModelStrings,
+  ...msgEngineStrings,
+  ...copySourceStrings,
 } satisfies Dict;
 
 export type StringKey = keyof typeof STRINGS;

@@ -66,8 +66,13 @@ export const runlogStrings = {
   'runlog.sumCalls': { en: 'calls', zh: '调用次数' },
   'runlog.sumPeak': { en: 'peak prompt tokens', zh: '提示 token 峰值' },
   'runlog.sumPeakAt': { en: 'at call {n}', zh: '出现在第 {n} 次调用' },
+  'runlog.sumPeakAtAgent': { en: 'at call {n}, by {agent}', zh: '出现在第 {n} 次调用（智能体 {agent}）' },
   'runlog.sumFilePeakMatch': { en: '= the context peak the file states', zh: '与文件所记的上下文峰值一致' },
-  'runlog.sumFilePeakDiffers': { en: 'the file states a context peak of {n}', zh: '文件所记的上下文峰值为 {n}' },
+  'runlog.sumFilePeakDiffers': { en: 'the file states a context peak of {n}; the run’s peak is {peak}', zh: '文件所记的上下文峰值为 {n}；整个运行的峰值为 {peak}' },
+  'runlog.sumFilePeakAgent': {
+    en: 'the file’s context peak of {n} is {agent}’s own peak, not the run’s; the run’s peak is {peak}, by {peakAgent}',
+    zh: '文件所记的上下文峰值 {n} 是智能体 {agent} 自己的峰值，不是整个运行的峰值；整个运行的峰值为 {peak}（智能体 {peakAgent}）',
+  },
   'runlog.sumPrompt': { en: 'prompt tokens', zh: '提示 token 总数' },
   'runlog.sumCompletion': { en: 'completion tokens', zh: '补全 token 总数' },
   'runlog.sumAll': { en: 'all tokens', zh: '全部 token' },
@@ -100,5 +105,13 @@ export const runlogStrings = {
   'runlog.colSaved': { en: 'saved', zh: '节省' },
   'runlog.agentsShown': { en: 'showing the first {shown} of {total} agents', zh: '仅显示 {total} 个智能体中的前 {shown} 个' },
   'runlog.notesTitle': { en: 'Import notes', zh: '导入说明' },
+  // ---- reading an import in the parse worker (components/data/ParseProgress) ----
+  'runlog.parseStarting': { en: 'Reading {name}: starting…', zh: '正在读取 {name}：启动中…' },
+  'runlog.parseDecode': { en: 'Reading {name}: decoding, {percent} of {size}', zh: '正在读取 {name}：解码中，{size} 已完成 {percent}' },
+  'runlog.parseParse': { en: 'Reading {name}: parsing and checking {size} ({seconds} s)', zh: '正在读取 {name}：解析并检查 {size}（{seconds} 秒）' },
+  'runlog.parseUnnamed': { en: 'the input', zh: '输入内容' },
+  'runlog.parseBar': { en: 'reading progress', zh: '读取进度' },
+  'runlog.parseCancel': { en: 'Cancel', zh: '取消' },
+  'runlog.parseCancelled': { en: 'Reading {name} was cancelled; nothing was imported.', zh: '已取消读取 {name}；没有导入任何内容。' },
   'runlog.exportTitle': { en: '{name}: context growth, α = {alpha}, context window {window}', zh: '{name}：上下文增长，α = {alpha}，上下文窗口 {window}' },
 } satisfies Dict;

@@ -2,7 +2,9 @@
 // an OpenAI chat-completions request body, a run log, or attention computed elsewhere — and reads it with
 // that format's own reader. Pure (no DOM): runs in Node tests, workers and the page alike. Nothing here
 // evaluates or renders the input; every string stays inert data.
-import { checkRequestText, formatLocatedError, type LocatedError } from '../prompt/editRequest';
+import { checkRequestText, formatLocatedError, locatedMessage, type LocatedError } from '../prompt/editRequest';
+import { messageOf } from '../i18n/message';
+import { en, joinLines, msg, verbatim, type Message } from './msg';
 import { formatJson } from '../prompt/jsonLocate';
 import type { ChatRequest } from '../scenarios/types';
 import { formatBytes } from '../analysis/kvBytes';
@@ -14,11 +16,20 @@ export type ImportKind = 'request' | 'runlog' | 'attention';
 /** Largest input read at all (bytes or characters): the attention reader's own limit. */
 export const MAX_IMPORT_BYTES = LIMITS.maxBytes;
 
+/**
+ * `notes` and `error` in English (logs, tests); `codedNotes` and `coded` the same as messages for the
+ * interface's language (lib/i18n/message.ts; an error of several lines is one message of lines).
+ */
 export type ImportOutcome =
-  | { ok: true; kind: 'request'; request: ChatRequest; text: string; notes: string[] }
-  | { ok: true; kind: 'runlog'; log: RunLog; form: RunLogForm; notes: string[] }
-  | { ok: true; kind: 'attention'; attention: ImportedAttention; notes: string[] }
-  | { ok: false; kind: ImportKind | null; error: string; errors?: LocatedError[]; text?: string };
+  | { ok: true; kind: 'request'; request: ChatRequest; text: string; notes: string[]; codedNotes?: Message[] }
+  | { ok: true; kind: 'runlog'; log: RunLog; form: RunLogForm; notes: string[]; codedNotes?: Message[] }
+  | { ok: true; kind: 'attention'; attention: ImportedAttention; notes: string[]; codedNotes?: Message[] }
+  | { ok: false; kind: ImportKind | null; error: string; coded?: Message; errors?: LocatedError[]; text?: string };
+
+/** A failed outcome from its message (English `error` = its text). */
+function refused(kind: ImportKind | null, coded: Message, extra: { errors?: LocatedError[]; text?: string } = {}): ImportOutcome {
+  return { ok: false, kind, error: en(coded), coded, ...extra };
+}
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -39,7 +50,7 @@ export function kindOfValue(v: unknown): ImportKind | null {
   return null;
 }
 
-const HELP = 'expected an OpenAI chat-completions request body ({"messages": […], "tools": […]}), a run log (tracker_calls, or a list of {agent, prompt_tokens, completion_tokens}), or attention (kvscope-attention JSON / .safetensors, or an attention_visualization trajectory)';
+const HELP = msg('msg.import.data.help');
 
 /** Cheap look at text that is not one JSON value: a web-page capture of a run log still names its fields. */
 function kindOfText(text: string): ImportKind | null {
@@ -53,9 +64,9 @@ function kindOfText(text: string): ImportKind | null {
 function readAttention(input: unknown): ImportOutcome {
   try {
     const attention = isObj(input) && input.format === KVSCOPE_FORMAT ? parseKvscopeAttention(input) : input instanceof Uint8Array ? parseKvscopeAttention(input) : parseAttentionTrajectory(input);
-    return { ok: true, kind: 'attention', attention, notes: [] };
+    return { ok: true, kind: 'attention', attention, notes: [], codedNotes: [] };
   } catch (e) {
-    if (e instanceof ImportError) return { ok: false, kind: 'attention', error: `attention: ${e.message}` };
+    if (e instanceof ImportError) return refused('attention', msg('msg.import.data.attention', undefined, undefined, { error: messageOf(e) ?? verbatim(e.message) }));
     throw e;
   }
 }
@@ -68,11 +79,17 @@ function readRequest(text: string): ImportOutcome {
       const f = formatJson(text);
       return f.ok ? f.text : text;
     })();
-    return { ok: true, kind: 'request', request: check.request, text: pretty, notes: check.notes };
+    return { ok: true, kind: 'request', request: check.request, text: pretty, notes: check.notes, codedNotes: check.codedNotes };
   }
-  const shown = check.errors.slice(0, 8).map(formatLocatedError);
-  const more = check.errors.length > shown.length ? [`… and ${check.errors.length - shown.length} more`] : [];
-  return { ok: false, kind: 'request', error: ['request body: ' + (check.errors.length === 1 ? 'one error' : `${check.errors.length} errors`), ...shown, ...more].join('\n'), errors: check.errors, text };
+  const shown = check.errors.slice(0, 8);
+  const lines: Message[] = [
+    check.errors.length === 1 ? msg('msg.import.data.requestOne') : msg('msg.import.data.requestErrors', { n: check.errors.length }),
+    ...shown.map(locatedMessage),
+    ...(check.errors.length > shown.length ? [msg('msg.import.data.more', { n: check.errors.length - shown.length })] : []),
+  ];
+  // English as it always read: the validator's own text on each line.
+  const error = [en(lines[0]!), ...shown.map(formatLocatedError), ...lines.slice(1 + shown.length).map(en)].join('\n');
+  return { ok: false, kind: 'request', error, coded: joinLines(lines), errors: check.errors, text };
 }
 
 /**
@@ -81,18 +98,18 @@ function readRequest(text: string): ImportOutcome {
  */
 export function importData(input: string | Uint8Array, hint: ImportKind | null = null, maxBytes: number = MAX_IMPORT_BYTES): ImportOutcome {
   const size = typeof input === 'string' ? input.length : input.byteLength;
-  if (size > maxBytes) return { ok: false, kind: hint, error: `input of ${formatBytes(size)} is larger than the limit of ${formatBytes(maxBytes)}` };
+  if (size > maxBytes) return refused(hint, msg('msg.import.data.tooLarge', { size: formatBytes(size), limit: formatBytes(maxBytes) }));
   let text: string;
   if (input instanceof Uint8Array) {
     if (looksLikeSafetensors(input)) return readAttention(input);
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(input);
     } catch {
-      return { ok: false, kind: hint, error: `neither UTF-8 text nor a .safetensors file (${formatBytes(size)}); ${HELP}` };
+      return refused(hint, msg('msg.import.data.notText', { size: formatBytes(size) }, undefined, { help: HELP }));
     }
   } else text = input;
   text = text.replace(/^\uFEFF/, '');
-  if (text.trim() === '') return { ok: false, kind: hint, error: `nothing to import: the input is empty; ${HELP}` };
+  if (text.trim() === '') return refused(hint, msg('msg.import.data.empty', undefined, undefined, { help: HELP }));
 
   let value: unknown;
   let parsed = false;
@@ -109,16 +126,22 @@ export function importData(input: string | Uint8Array, hint: ImportKind | null =
     // Already parsed: don't parse a long log twice. Page captures (not one JSON value) and text over the
     // run-log size limit go to the text reader, which reports that limit.
     const r = parsed && text.length <= MAX_RUNLOG_CHARS ? parseRunLogValue(value) : parseRunLog(text);
-    return r.ok ? { ok: true, kind: 'runlog', log: r.log, form: r.form, notes: r.notes } : { ok: false, kind: 'runlog', error: `run log: ${r.error}` };
+    return r.ok
+      ? { ok: true, kind: 'runlog', log: r.log, form: r.form, notes: r.notes, codedNotes: r.codedNotes }
+      : refused('runlog', msg('msg.import.data.runlog', undefined, undefined, { error: r.coded ?? verbatim(r.error) }));
   }
   if (!parsed) {
     // Broken JSON of unknown kind: the request reader's located syntax error says where (line, column).
     const r = readRequest(text);
     if (r.ok) return r;
-    return { ok: false, kind: null, error: `${r.error.replace(/^request body: one error\n/, 'not valid JSON: ')}\n${HELP}` };
+    const one = r.errors?.length === 1 && r.errors[0]!.syntax ? r.errors[0]! : null;
+    const head = one ? msg('msg.import.data.notJson', undefined, undefined, { error: locatedMessage(one) }) : (r.coded ?? verbatim(r.error));
+    const error = `${r.error.replace(/^request body: one error\n/, 'not valid JSON: ')}\n${en(HELP)}`;
+    return { ok: false, kind: null, error, coded: joinLines([head, HELP]) };
   }
-  const keys = isObj(value) ? Object.keys(value).slice(0, 8).join(', ') : Array.isArray(value) ? 'a list' : typeof value;
-  return { ok: false, kind: null, error: `not a format kvscope reads (top level: ${keys || 'an empty object'}); ${HELP}` };
+  const top = isObj(value) ? Object.keys(value).slice(0, 8).join(', ') : '';
+  const topMsg = isObj(value) ? (top ? verbatim(top) : msg('msg.import.data.topEmpty')) : Array.isArray(value) ? msg('msg.import.data.topList') : verbatim(typeof value);
+  return refused(null, msg('msg.import.data.notFormat', undefined, undefined, { top: topMsg, help: HELP }));
 }
 
 /** The import's kind guessed from a file name, as a tie-breaker only. */

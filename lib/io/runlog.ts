@@ -13,6 +13,10 @@
 // integers in [0, MAX_TOKENS]; an agent name ≤ MAX_AGENT_CHARS characters (else an error); a note, provider,
 // model or outcome longer than MAX_TEXT_CHARS is cut to that length (with a line in `notes`).
 
+import type { Params, StringKey } from '../i18n';
+import { CodedError } from '../i18n/message';
+import { en, msg, type Message } from './msg';
+
 export const MAX_INPUT_CHARS = 20 * 1024 * 1024;
 export const MAX_CALLS = 100_000;
 export const MAX_TOKENS = 1e12;
@@ -45,16 +49,23 @@ export interface RunLog {
 /** Which accepted form the text was: raw result JSON, a page capture of it, or a plain list of calls. */
 export type RunLogForm = 'result-json' | 'page-capture' | 'list';
 
-export type ParseRunLogResult = { ok: true; log: RunLog; form: RunLogForm; notes: string[] } | { ok: false; error: string };
+/**
+ * `notes` and `error` in English (logs, the CLI, tests); `codedNotes` and `coded` the same as messages for
+ * the interface's language (lib/i18n/message.ts).
+ */
+export type ParseRunLogResult = { ok: true; log: RunLog; form: RunLogForm; notes: string[]; codedNotes?: Message[] } | { ok: false; error: string; coded?: Message };
 
-class LogError extends Error {}
+class LogError extends CodedError {
+  override name = 'LogError';
+}
 
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'a list';
-  if (typeof v === 'string') return v.length > 40 ? `a string of ${v.length} characters` : `the string ${JSON.stringify(v)}`;
-  if (typeof v === 'object') return 'an object';
-  return `${typeof v} ${String(v)}`;
+/** A value as an error names it ("a list", "the string \"x\"", "number 5"). */
+function describe(v: unknown): Message {
+  if (v === null) return msg('msg.import.log.v.null');
+  if (Array.isArray(v)) return msg('msg.import.log.v.list');
+  if (typeof v === 'string') return v.length > 40 ? msg('msg.import.log.v.longString', { n: v.length }) : msg('msg.import.log.v.string', { text: JSON.stringify(v) });
+  if (typeof v === 'object') return msg('msg.import.log.v.object');
+  return msg('msg.import.log.v.other', { type: typeof v, value: String(v) });
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -62,7 +73,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 }
 
 /** Line and column (1-based) of a character offset, for error messages. */
-function lineCol(text: string, pos: number): string {
+function lineCol(text: string, pos: number): { line: number; column: number } {
   let line = 1;
   let last = -1;
   for (let i = 0; i < pos && i < text.length; i++) {
@@ -71,24 +82,25 @@ function lineCol(text: string, pos: number): string {
       last = i;
     }
   }
-  return `line ${line}, column ${pos - last}`;
+  return { line, column: pos - last };
 }
 
-function parseJson(text: string, what: string): unknown {
+function parseJson(text: string, what: Message): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    const msg = (e as Error).message;
-    const m = /position (\d+)/.exec(msg);
-    const where = m ? ` at ${lineCol(text, Number(m[1]))}` : '';
-    const short = msg.split('\n')[0]!.replace(/ in JSON at position \d+.*$/, '').slice(0, 120);
-    if (/end of (JSON|data)|Unterminated string/i.test(msg) || !m) return fail(`${what}: invalid JSON${where} (${short}; truncated?)`);
-    return fail(`${what}: invalid JSON${where} (${short})`);
+    const raw = (e as Error).message;
+    const m = /position (\d+)/.exec(raw);
+    const detail = raw.split('\n')[0]!.replace(/ in JSON at position \d+.*$/, '').slice(0, 120);
+    const truncated = /end of (JSON|data)|Unterminated string/i.test(raw) || !m;
+    if (!m) return fail('msg.import.log.jsonTruncated', { detail }, undefined, { what });
+    const at = lineCol(text, Number(m[1]));
+    return fail(truncated ? 'msg.import.log.jsonAtTruncated' : 'msg.import.log.jsonAt', { ...at, detail }, undefined, { what });
   }
 }
 
-function fail(msg: string): never {
-  throw new LogError(msg);
+function fail(key: StringKey, params?: Params, where?: string, parts?: Record<string, Message>): never {
+  throw new LogError(key, params, where, parts);
 }
 
 const SEPARATOR = /^\s*\|+\s*$/;
@@ -101,31 +113,40 @@ const SEPARATOR = /^\s*\|+\s*$/;
  * that was wrapped between lines (parseRunLog retries with it when the first reading is not valid JSON).
  */
 export function reassembleCapture(text: string, joinOutside = '\n'): string | null {
-  const lines = text.split(/\r?\n/);
-  const start = lines.findIndex((l) => /^\s*[{[]/.test(l));
-  if (start < 0) return null;
+  // Lines are walked with indexOf rather than split into an array: a capture of millions of short lines
+  // (all within MAX_INPUT_CHARS) took seconds to split and join.
+  const first = /(?:^|\n)[^\S\n]*[{[]/.exec(text);
+  if (!first) return null;
   const out: string[] = [];
   let inString = false;
   let escaped = false;
   let depth = 0;
   let started = false;
-  for (let i = start; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (SEPARATOR.test(line)) continue;
+  // A line break between tokens becomes one `joinOutside`, written before the next text (runs of blank lines collapse).
+  let pendingJoin = false;
+  for (let from = first.index + (first[0].startsWith('\n') ? 1 : 0); from <= text.length; ) {
+    let nl = text.indexOf('\n', from);
+    if (nl < 0) nl = text.length;
+    const line = text.slice(from, nl > from && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl);
+    from = nl + 1;
+    if (line === '' || line === '|' || line === '||' || SEPARATOR.test(line)) continue; // the common cases without a regex
     // Outside a string a wrapped line's leading indentation is insignificant; inside it, keep it as is.
     const piece = inString ? line : line.trimStart();
-    if (out.length > 0 && !inString) out.push(joinOutside);
+    if (piece !== '' && pendingJoin) {
+      out.push(joinOutside);
+      pendingJoin = false;
+    }
     for (let j = 0; j < piece.length; j++) {
-      const c = piece[j]!;
+      const c = piece.charCodeAt(j);
       if (inString) {
         if (escaped) escaped = false;
-        else if (c === '\\') escaped = true;
-        else if (c === '"') inString = false;
-      } else if (c === '"') inString = true;
-      else if (c === '{' || c === '[') {
+        else if (c === 92) escaped = true;
+        else if (c === 34) inString = false;
+      } else if (c === 34) inString = true;
+      else if (c === 123 || c === 91) {
         depth++;
         started = true;
-      } else if (c === '}' || c === ']') {
+      } else if (c === 125 || c === 93) {
         depth--;
         if (started && depth === 0) {
           out.push(piece.slice(0, j + 1));
@@ -134,43 +155,44 @@ export function reassembleCapture(text: string, joinOutside = '\n'): string | nu
       }
     }
     out.push(piece);
+    if (!inString && out.length > 0) pendingJoin = true;
   }
   return out.join(''); // unbalanced: JSON.parse will say where it ends
 }
 
 function tokens(v: unknown, at: string): number {
-  if (typeof v !== 'number') fail(`${at}: expected a number (got ${describe(v)})`);
-  if (!Number.isInteger(v) || v < 0 || v > MAX_TOKENS) fail(`${at}: expected a whole number of tokens from 0 to ${MAX_TOKENS} (got ${v})`);
+  if (typeof v !== 'number') fail('msg.import.log.number', undefined, at, { got: describe(v) });
+  if (!Number.isInteger(v) || v < 0 || v > MAX_TOKENS) fail('msg.import.log.tokens', { max: MAX_TOKENS, got: v }, at);
   return v;
 }
 
-function text(v: unknown, at: string, notes: string[]): string | undefined {
+function text(v: unknown, at: string, notes: Message[]): string | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') fail(`${at}: expected a string (got ${describe(v)})`);
+  if (typeof v !== 'string') fail('msg.import.log.string', undefined, at, { got: describe(v) });
   if (v.length > MAX_TEXT_CHARS) {
-    notes.push(`${at}: ${v.length.toLocaleString('en-US')} characters, kept the first ${MAX_TEXT_CHARS.toLocaleString('en-US')}`);
+    notes.push(msg('msg.import.log.cut', { n: v.length.toLocaleString('en-US'), max: MAX_TEXT_CHARS.toLocaleString('en-US') }, at));
     return v.slice(0, MAX_TEXT_CHARS);
   }
   return v;
 }
 
-function readCall(v: unknown, at: string, notes: string[], missingAgent: { n: number }): RunCall {
-  if (!isRecord(v)) fail(`${at}: expected an object with prompt_tokens and completion_tokens (got ${describe(v)})`);
+function readCall(v: unknown, at: string, notes: Message[], missingAgent: { n: number }): RunCall {
+  if (!isRecord(v)) fail('msg.import.log.call', undefined, at, { got: describe(v) });
   let agent: string;
   if (v.agent === undefined || v.agent === null) {
     agent = DEFAULT_AGENT;
     missingAgent.n++;
-  } else if (typeof v.agent !== 'string') fail(`${at}.agent: expected a string (got ${describe(v.agent)})`);
-  else if (v.agent.length === 0) fail(`${at}.agent: empty`);
-  else if (v.agent.length > MAX_AGENT_CHARS) fail(`${at}.agent: longer than ${MAX_AGENT_CHARS} characters (${v.agent.length})`);
+  } else if (typeof v.agent !== 'string') fail('msg.import.log.string', undefined, `${at}.agent`, { got: describe(v.agent) });
+  else if (v.agent.length === 0) fail('msg.import.log.empty', undefined, `${at}.agent`);
+  else if (v.agent.length > MAX_AGENT_CHARS) fail('msg.import.log.agentLong', { max: MAX_AGENT_CHARS, n: v.agent.length }, `${at}.agent`);
   else agent = v.agent;
-  if (!('prompt_tokens' in v)) fail(`${at}.prompt_tokens: missing`);
-  if (!('completion_tokens' in v)) fail(`${at}.completion_tokens: missing`);
+  if (!('prompt_tokens' in v)) fail('msg.import.log.missing', undefined, `${at}.prompt_tokens`);
+  if (!('completion_tokens' in v)) fail('msg.import.log.missing', undefined, `${at}.completion_tokens`);
   const call: RunCall = { agent: agent!, promptTokens: tokens(v.prompt_tokens, `${at}.prompt_tokens`), completionTokens: tokens(v.completion_tokens, `${at}.completion_tokens`) };
   const note = text(v.note, `${at}.note`, notes);
   if (note !== undefined) call.note = note;
   if (v.latency_seconds !== undefined && v.latency_seconds !== null) {
-    if (typeof v.latency_seconds !== 'number' || !Number.isFinite(v.latency_seconds) || v.latency_seconds < 0) fail(`${at}.latency_seconds: expected a number ≥ 0 (got ${describe(v.latency_seconds)})`);
+    if (typeof v.latency_seconds !== 'number' || !Number.isFinite(v.latency_seconds) || v.latency_seconds < 0) fail('msg.import.log.latency', undefined, `${at}.latency_seconds`, { got: describe(v.latency_seconds) });
     call.latencySeconds = v.latency_seconds;
   }
   for (const [key, field] of [['provider', 'provider'], ['model', 'model'], ['outcome', 'outcome']] as const) {
@@ -180,11 +202,11 @@ function readCall(v: unknown, at: string, notes: string[], missingAgent: { n: nu
   return call;
 }
 
-function readCalls(list: unknown[], path: string, notes: string[]): RunCall[] {
-  if (list.length > MAX_CALLS) fail(`${path}: ${list.length.toLocaleString('en-US')} calls, more than the limit of ${MAX_CALLS.toLocaleString('en-US')}`);
+function readCalls(list: unknown[], path: string, notes: Message[]): RunCall[] {
+  if (list.length > MAX_CALLS) fail('msg.import.log.callsLimit', { n: list.length.toLocaleString('en-US'), limit: MAX_CALLS.toLocaleString('en-US') }, path);
   const missingAgent = { n: 0 };
   const calls = list.map((c, i) => readCall(c, `${path}[${i}]`, notes, missingAgent));
-  if (missingAgent.n > 0) notes.push(`${missingAgent.n} of ${calls.length} calls name no agent; counted as "${DEFAULT_AGENT}"`);
+  if (missingAgent.n > 0) notes.push(msg('msg.import.log.noAgent', { n: missingAgent.n, total: calls.length, agent: DEFAULT_AGENT }));
   return calls;
 }
 
@@ -192,31 +214,31 @@ function agentsOf(calls: RunCall[]): string[] {
   return [...new Set(calls.map((c) => c.agent))];
 }
 
-function fromValue(value: unknown, notes: string[]): RunLog {
+function fromValue(value: unknown, notes: Message[]): RunLog {
   if (Array.isArray(value)) {
-    if (value.length === 0) fail('the list of calls is empty');
+    if (value.length === 0) fail('msg.import.log.emptyList');
     const calls = readCalls(value, 'calls', notes);
     return { calls, agents: agentsOf(calls) };
   }
-  if (!isRecord(value)) fail(`expected a result object or a list of calls (got ${describe(value)})`);
+  if (!isRecord(value)) fail('msg.import.log.notLog', undefined, undefined, { got: describe(value) });
   const [result, path]: [Record<string, unknown>, string] =
     isRecord(value.value) && isRecord(value.value.result) ? [value.value.result, 'value.result.']
     : isRecord(value.result) ? [value.result, 'result.']
     : [value, ''];
   const list = result.tracker_calls;
-  if (list === undefined) fail(`no tracker_calls (looked for value.result.tracker_calls, result.tracker_calls and tracker_calls)`);
-  if (!Array.isArray(list)) fail(`${path}tracker_calls: expected a list (got ${describe(list)})`);
-  if (list.length === 0) fail(`${path}tracker_calls: empty`);
+  if (list === undefined) fail('msg.import.log.noCalls');
+  if (!Array.isArray(list)) fail('msg.import.log.list', undefined, `${path}tracker_calls`, { got: describe(list) });
+  if (list.length === 0) fail('msg.import.log.empty', undefined, `${path}tracker_calls`);
   const calls = readCalls(list, `${path}tracker_calls`, notes);
   const log: RunLog = { calls, agents: agentsOf(calls) };
   if (result.mode !== undefined) {
-    if (typeof result.mode !== 'string' || result.mode.length > MAX_AGENT_CHARS) fail(`${path}mode: expected a short string (got ${describe(result.mode)})`);
+    if (typeof result.mode !== 'string' || result.mode.length > MAX_AGENT_CHARS) fail('msg.import.log.mode', undefined, `${path}mode`, { got: describe(result.mode) });
     log.mode = result.mode;
   }
   for (const key of ['main_context_peak', 'manager_context_peak'] as const) {
     if (result[key] === undefined || result[key] === null) continue;
     log.mainContextPeak = tokens(result[key], `${path}${key}`);
-    if (key === 'manager_context_peak') notes.push(`context peak taken from ${path}manager_context_peak`);
+    if (key === 'manager_context_peak') notes.push(msg('msg.import.log.peakFrom', { field: `${path}manager_context_peak` }));
     break;
   }
   return log;
@@ -224,22 +246,24 @@ function fromValue(value: unknown, notes: string[]): RunLog {
 
 /** Reads a run log from any of the accepted forms; never throws. */
 export function parseRunLog(input: string): ParseRunLogResult {
-  const notes: string[] = [];
+  const notes: Message[] = [];
   try {
-    if (typeof input !== 'string') fail(`expected text (got ${describe(input)})`);
-    if (input.length > MAX_INPUT_CHARS) fail(`input is ${input.length.toLocaleString('en-US')} characters, more than the limit of ${MAX_INPUT_CHARS.toLocaleString('en-US')}`);
+    if (typeof input !== 'string') fail('msg.import.log.text', undefined, undefined, { got: describe(input) });
+    if (input.length > MAX_INPUT_CHARS) fail('msg.import.log.inputLimit', { n: input.length.toLocaleString('en-US'), limit: MAX_INPUT_CHARS.toLocaleString('en-US') });
     const body = input.replace(/^\uFEFF/, '').trim();
-    if (body === '') fail('input is empty');
-    const hasSeparators = /\n\s*\|+\s*(\r?\n|$)/.test(body);
+    if (body === '') fail('msg.import.log.inputEmpty');
+    // Whitespace within one line only: `\n\s*\|+\s*…`, whose \s also matches newlines, backtracked
+    // quadratically over a long run of blank lines (100,000 newlines took 13 s).
+    const hasSeparators = /\n[^\S\n]*\|+[^\S\n]*(?:\n|$)/.test(body);
     let value: unknown;
     let form: RunLogForm;
     if ((body[0] === '{' || body[0] === '[') && !hasSeparators) {
-      value = parseJson(body, 'JSON');
+      value = parseJson(body, msg('msg.import.log.whatJson'));
       form = Array.isArray(value) ? 'list' : 'result-json';
     } else {
       const json = reassembleCapture(body);
-      if (json === null) fail('no JSON found (expected a run-log result JSON, a list of calls, or a page capture of one)');
-      const what = 'page capture (after removing page chrome and | separator lines)';
+      if (json === null) fail('msg.import.log.noJson');
+      const what = msg('msg.import.log.whatCapture');
       try {
         value = parseJson(json, what);
       } catch (e) {
@@ -252,7 +276,7 @@ export function parseRunLog(input: string): ParseRunLogResult {
         }
       }
       form = 'page-capture';
-      notes.push('read as a page capture: page chrome and | separator lines removed, wrapped lines rejoined');
+      notes.push(msg('msg.import.log.capture'));
     }
     return logOf(value, form, notes);
   } catch (e) {
@@ -269,19 +293,63 @@ export function parseRunLogValue(value: unknown): ParseRunLogResult {
   }
 }
 
-function logOf(value: unknown, form: RunLogForm, notes: string[]): ParseRunLogResult {
+/** The run's peak: the largest prompt of any call, its first call (1-based) and that call's agent. */
+export interface RunPeak {
+  tokens: number;
+  index: number;
+  agent: string;
+  /**
+   * When the file states a context peak that is not the run's: the agent whose own peak it is (the first
+   * agent whose largest prompt equals it, e.g. a manager's `manager_context_peak`); absent when none is.
+   */
+  statedAgent?: string;
+}
+
+/** The run's peak and, for a stated peak that differs from it, whose peak the file states. */
+export function runPeak(log: RunLog): RunPeak {
+  let peak: RunPeak = { tokens: 0, index: 0, agent: log.calls[0]?.agent ?? DEFAULT_AGENT };
+  const own = new Map<string, number>();
+  log.calls.forEach((c, i) => {
+    if (i === 0 || c.promptTokens > peak.tokens) peak = { tokens: c.promptTokens, index: i + 1, agent: c.agent };
+    own.set(c.agent, Math.max(own.get(c.agent) ?? 0, c.promptTokens));
+  });
+  const stated = log.mainContextPeak;
+  if (stated !== undefined && stated !== peak.tokens) {
+    for (const [agent, p] of own) {
+      if (p === stated) {
+        peak.statedAgent = agent;
+        break;
+      }
+    }
+  }
+  return peak;
+}
+
+function logOf(value: unknown, form: RunLogForm, notes: Message[]): ParseRunLogResult {
   const log = fromValue(value, notes);
-  const peak = log.calls.reduce((m, c) => Math.max(m, c.promptTokens), 0);
-  if (log.mainContextPeak !== undefined && log.mainContextPeak !== peak)
-    notes.push(`the file's context peak ${log.mainContextPeak} differs from the largest prompt_tokens ${peak} (in a multi-agent run it may count one agent only)`);
-  return { ok: true, log, form, notes };
+  const peak = runPeak(log);
+  // A multi-agent framework often states one agent's own peak (a manager's): name whose it is, and the run's.
+  const where = msg('msg.import.log.peakWhere', { tokens: peak.tokens.toLocaleString('en-US'), agent: JSON.stringify(peak.agent), index: peak.index });
+  if (log.mainContextPeak !== undefined && log.mainContextPeak !== peak.tokens) {
+    const stated = log.mainContextPeak.toLocaleString('en-US');
+    notes.push(
+      peak.statedAgent !== undefined
+        ? msg('msg.import.log.peakAgent', { stated, agent: JSON.stringify(peak.statedAgent) }, undefined, { where })
+        : msg('msg.import.log.peakDiffers', { stated }, undefined, { where }),
+    );
+  }
+  return { ok: true, log, form, notes: notes.map(en), codedNotes: notes };
 }
 
 function failure(e: unknown): ParseRunLogResult {
-  if (e instanceof LogError) return { ok: false, error: e.message };
-  if (e instanceof RangeError) return { ok: false, error: `input too large or too deeply nested (${e.message})` };
+  if (e instanceof LogError) return { ok: false, error: e.message, coded: msg(e.key, e.params, e.where, e.parts) };
+  if (e instanceof RangeError) {
+    const coded = msg('msg.import.log.tooLarge', { detail: e.message });
+    return { ok: false, error: en(coded), coded };
+  }
   throw e;
 }
+
 
 /** The log as raw result JSON (`{ value: { result: … } }`, snake_case fields), which parseRunLog reads back equal. */
 export function serializeRunLog(log: RunLog): string {

@@ -9,6 +9,7 @@ import { validateRequest, formatErrors, formatCount } from '../prompt/request';
 import { isScenarioRef } from '../scenarios/catalog';
 import { EMBEDDED_MODELS, DEFAULT_MODEL } from '../model/embedded';
 import { addScenario, MAX_NAME_CHARS } from '../state/addScenario';
+import { en, joinLines, msg, verbatim, type Message } from './msg';
 import {
   customOf,
   isContext,
@@ -55,12 +56,41 @@ export interface ShareLimits {
 }
 const DEFAULTS: ShareLimits = { maxFragmentChars: MAX_FRAGMENT_CHARS, maxInflatedBytes: MAX_INFLATED_BYTES };
 
-export type EncodeResult = { ok: true; fragment: string; bytes: number } | { ok: false; error: string };
-export type DecodeResult = { ok: true; payload: SharePayload; notes: string[] } | { ok: false; error: string };
+// `error` and `notes` in English (logs, tests); `coded` and `codedNotes` the same as messages for the
+// interface's language (lib/i18n/message.ts).
+export type EncodeResult = { ok: true; fragment: string; bytes: number } | { ok: false; error: string; coded?: Message };
+/** A link refused for its size only: which cap (`tooLong`: characters of the fragment; `tooBig`: inflated bytes). */
+export interface ShareCap {
+  code: 'tooLong' | 'tooBig';
+  size: number;
+  limit: number;
+}
+export type DecodeResult = { ok: true; payload: SharePayload; notes: string[]; codedNotes?: Message[] } | { ok: false; error: string; coded?: Message; cap?: ShareCap };
+export type PayloadCheck = { ok: true; payload: SharePayload; notes: string[]; codedNotes?: Message[] } | { ok: false; error: string; coded?: Message };
+
+/** A failure from its message. */
+const failed = (coded: Message) => ({ ok: false as const, error: en(coded), coded });
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/**
+ * A decoded value as a note or error shows it, never stringified whole: a link's JSON may nest thousands
+ * deep (JSON.stringify then overflows the stack) or hold a megabyte string.
+ */
+function shown(v: unknown): Message {
+  if (typeof v === 'string') return verbatim(JSON.stringify(v.length > 80 ? v.slice(0, 80) + '…' : v));
+  if (typeof v !== 'object' || v === null) return verbatim(String(v));
+  if (Array.isArray(v) && v.length <= 16 && v.every((x) => x === null || typeof x === 'number' || typeof x === 'boolean')) return verbatim(`[${v.map(String).join(',')}]`);
+  return msg(Array.isArray(v) ? 'msg.import.share.aList' : 'msg.import.share.anObject');
+}
+
+/** Whether a raw view setting came through the sanitiser unchanged (its values are scalars or a flat list). */
+function unchanged(raw: unknown, clean: unknown): boolean {
+  if (Array.isArray(clean)) return Array.isArray(raw) && raw.length === clean.length && raw.every((x, i) => x === clean[i]);
+  return raw === clean;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Payload from the app state
@@ -69,23 +99,23 @@ const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInt
  * The payload for what the page shows now. A custom scenario travels as its last valid request (never
  * the editor text, which may be invalid); one that never validated cannot be shared.
  */
-export function shareFromState(state: PersistedState): { ok: true; payload: SharePayload; notes: string[] } | { ok: false; error: string } {
-  const notes: string[] = [];
+export function shareFromState(state: PersistedState): PayloadCheck {
+  const notes: Message[] = [];
   let scenario: ShareScenario;
   const custom = customOf(state, state.scenario);
   if (state.scenario.startsWith('custom:')) {
-    if (!custom) return { ok: false, error: `the selected scenario ${JSON.stringify(state.scenario)} no longer exists` };
-    if (!custom.lastGood) return { ok: false, error: `"${custom.name}" has never been a valid request, so there is nothing to share yet` };
+    if (!custom) return failed(msg('msg.import.share.noScenario', { ref: JSON.stringify(state.scenario) }));
+    if (!custom.lastGood) return failed(msg('msg.import.share.neverValid', { name: custom.name }));
     const now = validateRequest(custom.text);
     if (!now.ok || JSON.stringify(now.request) !== JSON.stringify(custom.lastGood)) {
-      notes.push(`the link carries the last valid version of "${custom.name}", not the current edit`);
+      notes.push(msg('msg.import.share.noteLastValid', { name: custom.name }));
     }
     scenario = { name: custom.name, request: custom.lastGood };
   } else scenario = { ref: state.scenario };
   const payload: SharePayload = { v: SHARE_VERSION, model: state.model, tab: state.tab, view: state.view, scenario };
   if (state.selectedToken !== null) payload.selectedToken = state.selectedToken;
   if (state.context !== 'last') payload.context = state.context;
-  return { ok: true, payload, notes };
+  return { ok: true, payload, notes: notes.map(en), codedNotes: notes };
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -160,25 +190,22 @@ export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> | null {
 // ---------------------------------------------------------------------------------------------------
 // Encode
 
-function tooLong(chars: number, limit: number): string {
-  return (
-    `the share link would be ${formatCount(chars)} characters long; the limit is ${formatCount(limit)} ` +
-    `(servers, chat apps and mail clients cut or refuse longer links). Share a shorter scenario, or export the request as JSON instead.`
-  );
+function tooLong(chars: number, limit: number): Message {
+  return msg('msg.import.share.tooLong', { chars: formatCount(chars), limit: formatCount(limit) });
 }
 
 export async function encodeShare(payload: SharePayload, limits: Partial<ShareLimits> = {}): Promise<EncodeResult> {
   const lim = { ...DEFAULTS, ...limits };
   // Only what decodeShare accepts is encoded: a link that cannot be opened is never handed out.
   const checked = checkPayload(payload);
-  if (!checked.ok) return { ok: false, error: `cannot share: ${checked.error}` };
+  if (!checked.ok) return failed(msg('msg.import.share.cannotShare', undefined, undefined, { why: checked.coded ?? verbatim(checked.error) }));
   const json = JSON.stringify(checked.payload);
   const bytes = new TextEncoder().encode(json);
   if (bytes.byteLength > lim.maxInflatedBytes) {
-    return { ok: false, error: `cannot share: the state is ${formatCount(bytes.byteLength)} bytes of JSON, over the limit of ${formatCount(lim.maxInflatedBytes)}` };
+    return failed(msg('msg.import.share.stateTooBig', { bytes: formatCount(bytes.byteLength), limit: formatCount(lim.maxInflatedBytes) }));
   }
   const fragment = `#${SHARE_KEY}=${toBase64Url(await deflateRaw(bytes))}`;
-  if (fragment.length > lim.maxFragmentChars) return { ok: false, error: tooLong(fragment.length, lim.maxFragmentChars) };
+  if (fragment.length > lim.maxFragmentChars) return failed(tooLong(fragment.length, lim.maxFragmentChars));
   // The fragment is ASCII, so its characters are its bytes.
   return { ok: true, fragment, bytes: fragment.length };
 }
@@ -199,119 +226,123 @@ function fragmentValue(fragment: string): string | null {
 
 export async function decodeShare(fragment: string, limits: Partial<ShareLimits> = {}): Promise<DecodeResult> {
   const lim = { ...DEFAULTS, ...limits };
-  const bad = (why: string): DecodeResult => ({ ok: false, error: `this share link cannot be opened: ${why}` });
-  if (typeof fragment !== 'string') return bad('no link data');
+  const bad = (why: Message, cap?: ShareCap): DecodeResult => ({ ...failed(msg('msg.import.share.cannotOpen', undefined, undefined, { why })), ...(cap ? { cap } : {}) });
+  if (typeof fragment !== 'string') return bad(msg('msg.import.share.noData'));
   if (fragment.length > lim.maxFragmentChars) {
-    return bad(`it is ${formatCount(fragment.length)} characters long, over the limit of ${formatCount(lim.maxFragmentChars)}`);
+    const cap: ShareCap = { code: 'tooLong', size: fragment.length, limit: lim.maxFragmentChars };
+    return bad(msg('msg.import.share.linkTooLong', { size: formatCount(fragment.length), limit: formatCount(lim.maxFragmentChars) }), cap);
   }
   const value = fragmentValue(fragment);
-  if (value === null) return bad(`it has no "${SHARE_KEY}=" part`);
-  if (value === '') return bad('it is empty');
+  if (value === null) return bad(msg('msg.import.share.noKey', { key: SHARE_KEY }));
+  if (value === '') return bad(msg('msg.import.share.empty'));
   let raw = value;
   if (raw.includes('%')) {
     try {
       raw = decodeURIComponent(raw);
     } catch {
-      return bad('it is not valid base64url (bad %-escape)');
+      return bad(msg('msg.import.share.badEscape'));
     }
   }
   const compressed = fromBase64Url(raw);
-  if (!compressed) return bad('it is not valid base64url (was the link cut or changed?)');
+  if (!compressed) return bad(msg('msg.import.share.badBase64'));
   let inflated: Uint8Array | null;
   try {
     inflated = await inflateRaw(compressed, lim.maxInflatedBytes);
   } catch {
-    return bad('the compressed data is corrupt (was the link cut or changed?)');
+    return bad(msg('msg.import.share.corrupt'));
   }
-  if (!inflated) return bad(`it inflates to more than ${formatCount(lim.maxInflatedBytes)} bytes`);
+  if (!inflated) return bad(msg('msg.import.share.inflates', { limit: formatCount(lim.maxInflatedBytes) }), { code: 'tooBig', size: lim.maxInflatedBytes + 1, limit: lim.maxInflatedBytes });
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(inflated);
   } catch {
-    return bad('the data is not UTF-8 text');
+    return bad(msg('msg.import.share.notUtf8'));
   }
   let value2: unknown;
   try {
     value2 = JSON.parse(text);
   } catch {
-    return bad('the data is not valid JSON');
+    return bad(msg('msg.import.share.notJson'));
   }
   const checked = checkPayload(value2);
-  return checked.ok ? { ok: true, payload: checked.payload, notes: checked.notes } : bad(checked.error);
+  return checked.ok ? checked : bad(checked.coded ?? verbatim(checked.error));
 }
 
 /**
  * Validates a payload from anywhere. Errors: wrong shape or version, an unknown scenario ref, an invalid
  * request (the validator's path-named errors). Settings that are invalid take their defaults, with a note.
  */
-export function checkPayload(v: unknown): { ok: true; payload: SharePayload; notes: string[] } | { ok: false; error: string } {
-  const notes: string[] = [];
-  if (!isObj(v)) return { ok: false, error: 'the data is not a JSON object' };
+export function checkPayload(v: unknown): PayloadCheck {
+  const notes: Message[] = [];
+  if (!isObj(v)) return failed(msg('msg.import.share.notObject'));
   if (v.v !== SHARE_VERSION) {
     const newer = typeof v.v === 'number' && v.v > SHARE_VERSION;
-    return { ok: false, error: newer ? `it was made by a newer version of kvscope (format ${v.v}; this page reads ${SHARE_VERSION})` : `unknown format version ${JSON.stringify(v.v)}` };
+    return failed(
+      newer ? msg('msg.import.share.newer', { v: String(v.v), reads: SHARE_VERSION }) : v.v === undefined ? msg('msg.import.share.noVersion') : msg('msg.import.share.version', undefined, undefined, { v: shown(v.v) }),
+    );
   }
   const known = new Set(['v', 'model', 'tab', 'view', 'scenario', 'selectedToken', 'context']);
   const extra = Object.keys(v).filter((k) => !known.has(k));
-  if (extra.length) notes.push(`ignored fields: ${extra.join(', ')}`);
+  if (extra.length) notes.push(msg('msg.import.share.noteIgnored', { fields: extra.join(', ') }));
 
   // Scenario: the one thing a link must get right.
   const s = v.scenario;
   let scenario: ShareScenario;
-  if (!isObj(s)) return { ok: false, error: 'scenario: missing' };
+  if (!isObj(s)) return failed(msg('msg.import.req.missing', undefined, 'scenario'));
   if ('ref' in s) {
-    if (typeof s.ref !== 'string') return { ok: false, error: 'scenario.ref: expected a string' };
-    if (!isScenarioRef(s.ref)) return { ok: false, error: `scenario.ref: unknown scenario ${JSON.stringify(s.ref.slice(0, 80))}` };
+    if (typeof s.ref !== 'string') return failed(msg('msg.import.share.string', undefined, 'scenario.ref'));
+    if (!isScenarioRef(s.ref)) return failed(msg('msg.import.share.unknownRef', { ref: JSON.stringify(s.ref.slice(0, 80)) }, 'scenario.ref'));
     scenario = { ref: s.ref };
   } else if ('request' in s) {
-    if (typeof s.name !== 'string' || !s.name.trim()) return { ok: false, error: 'scenario.name: expected a non-empty string' };
+    if (typeof s.name !== 'string' || !s.name.trim()) return failed(msg('msg.import.share.nonEmpty', undefined, 'scenario.name'));
     const r = validateRequest(s.request);
     if (!r.ok) {
-      const lines = formatErrors(r.errors).split('\n').map((l) => `scenario.request.${l}`);
-      return { ok: false, error: `the shared request is invalid:\n${lines.join('\n')}` };
+      // The validator's path-named errors, each under scenario.request.
+      const lines = r.errors.map((e) => (e.key ? msg(e.key, e.params, `scenario.request.${e.path}`, e.parts) : verbatim(`scenario.request.${formatErrors([e])}`)));
+      return failed(msg('msg.import.share.invalidRequest', undefined, undefined, { lines: joinLines(lines) }));
     }
-    for (const n of r.notes) notes.push(`request: ${n}`);
+    for (const n of r.codedNotes ?? r.notes.map(verbatim)) notes.push(msg('msg.import.share.noteRequest', undefined, undefined, { note: n }));
     scenario = { name: s.name.trim().slice(0, MAX_NAME_CHARS), request: r.request };
-  } else return { ok: false, error: 'scenario: expected {"ref"} or {"name", "request"}' };
+  } else return failed(msg('msg.import.share.scenarioShape', undefined, 'scenario'));
 
   // Settings: a bad one falls back to its default rather than refusing the whole link.
   let model = v.model;
   if (typeof model !== 'string' || !EMBEDDED_MODELS.some((m) => m.id === model)) {
-    notes.push(`model ${JSON.stringify(model)} is not available here; the default model is used`);
+    notes.push(msg('msg.import.share.noteModel', undefined, undefined, { model: shown(model) }));
     model = undefined;
   }
   let tab = v.tab as Tab;
   if (!TABS.includes(tab)) {
-    notes.push(`unknown tab ${JSON.stringify(v.tab)}; the first tab is shown`);
+    notes.push(msg('msg.import.share.noteTab', undefined, undefined, { tab: shown(v.tab) }));
     tab = TABS[0]!;
   }
   const view = sanitizeView(v.view);
-  if (!isObj(v.view)) notes.push('view settings missing; defaults are used');
+  if (!isObj(v.view)) notes.push(msg('msg.import.share.noteNoView'));
   else {
     for (const k of Object.keys(DEFAULT_VIEW) as (keyof ViewSettings)[]) {
       // Links made before a field existed simply lack it: that is no error.
       if (v.view[k] === undefined && k === 'pinned') continue;
-      if (JSON.stringify(v.view[k]) !== JSON.stringify(view[k])) notes.push(`view.${k}: invalid value ${JSON.stringify(v.view[k])}; the default is used`);
+      if (!unchanged(v.view[k], view[k])) notes.push(msg('msg.import.share.noteView', undefined, `view.${k}`, { value: shown(v.view[k]) }));
     }
   }
   const payload: SharePayload = { v: SHARE_VERSION, model: typeof model === 'string' ? model : DEFAULT_MODEL, tab, view, scenario };
   if (v.selectedToken !== undefined && v.selectedToken !== null) {
     if (isInt(v.selectedToken)) payload.selectedToken = v.selectedToken;
-    else notes.push('selectedToken: not a token index; ignored');
+    else notes.push(msg('msg.import.share.noteToken', undefined, 'selectedToken'));
   }
   if (v.context !== undefined) {
     if (isContext(v.context)) payload.context = v.context;
-    else notes.push('context: expected "last", "all" or a call index; the last call is shown');
+    else notes.push(msg('msg.import.share.noteContext', undefined, 'context'));
   }
-  return { ok: true, payload, notes };
+  return { ok: true, payload, notes: notes.map(en), codedNotes: notes };
 }
 
 // ---------------------------------------------------------------------------------------------------
 // Apply
 
 export type ApplyResult =
-  | { ok: true; state: PersistedState; notes: string[]; created: string | null }
-  | { ok: false; error: string };
+  | { ok: true; state: PersistedState; notes: string[]; codedNotes?: Message[]; created: string | null }
+  | { ok: false; error: string; coded?: Message };
 
 /**
  * The state after opening a link: settings applied and the scenario selected. A shared request becomes a
@@ -321,7 +352,7 @@ export type ApplyResult =
  * the user's own and is kept.
  */
 export function applyShare(state: PersistedState, payload: SharePayload, now: number): ApplyResult {
-  const notes: string[] = [];
+  const notes: Message[] = [];
   let scenario: string;
   let custom: CustomScenario[] = state.custom;
   let created: string | null = null;
@@ -331,7 +362,7 @@ export function applyShare(state: PersistedState, payload: SharePayload, now: nu
     const r = addScenario(state.custom, { name: sc.name, label: 'shared', request: sc.request, now, idPrefix: 's', action: 'open this shared scenario' });
     if (!r.ok) return r;
     ({ custom, scenario, created } = r);
-    notes.push(...r.notes);
+    notes.push(...(r.codedNotes ?? r.notes.map(verbatim)));
   }
   return {
     ok: true,
@@ -345,7 +376,9 @@ export function applyShare(state: PersistedState, payload: SharePayload, now: nu
       selectedToken: payload.selectedToken ?? null,
       context: payload.context ?? 'last',
     },
-    notes,
+    notes: notes.map(en),
+    codedNotes: notes,
     created,
   };
 }
+

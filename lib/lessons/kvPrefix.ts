@@ -11,6 +11,7 @@ import type { Prompt } from '../prompt/prompt';
 import { singleToken, type Vocab } from '../prompt/vocab';
 import type { Analysed } from '../state/analysed';
 import { count, pct, type Callout, type Lesson, type LessonExtra } from './types';
+import { CodedError } from '../i18n/message';
 
 const MODEL = 'kvscope-tiny';
 /** Differences at or below this count as floating-point noise (the KV tab's TOL). */
@@ -52,7 +53,7 @@ export function kvEditOf(prompt: Prompt, vocab: Vocab): KvEdit | null {
 /** Runs the step's comparison on `engine` (left holding B's cache). */
 export async function kvLessonRun(engine: KvEngine, prompt: Prompt, vocab: Vocab): Promise<KvLessonRun> {
   const edit = kvEditOf(prompt, vocab);
-  if (!edit) throw new Error('the prompt has no token to edit');
+  if (!edit) throw new CodedError('msg.engine.lesson.noEdit');
   const aIds = [...prompt.ids];
   const bIds = tokenEdit(aIds, edit.position, edit.id);
   const pair = await compareCaches(engine, aIds, bIds, { mode: 'shared' });

@@ -20,14 +20,14 @@ export { ConfigError, SafetensorsError };
 
 /** Builds a Checkpoint from config.json text and the bytes of each *.safetensors shard. */
 export function loadCheckpoint(configText: string | unknown, shards: Uint8Array[]): Checkpoint {
-  if (shards.length === 0) throw new SafetensorsError('no .safetensors file given');
+  if (shards.length === 0) throw new SafetensorsError('msg.model.st.noFile');
   return checkpointOf(configText, shards.map((s) => parseSafetensors(s)));
 }
 
 /** A Checkpoint over shards already parsed (e.g. lib/model/lazyBytes's files, read tensor by tensor). */
 export function checkpointOf(configText: string | unknown, files: SafetensorsFile[]): Checkpoint {
   const config = parseConfig(configText);
-  if (files.length === 0) throw new SafetensorsError('no .safetensors file given');
+  if (files.length === 0) throw new SafetensorsError('msg.model.st.noFile');
   const tensors: Checkpoint['tensors'] = new Map();
   const expected = expectedTensors(config);
   let storedBytes = 0;
@@ -35,10 +35,10 @@ export function checkpointOf(configText: string | unknown, files: SafetensorsFil
   let hasBF16 = false;
   for (const [name, shape] of expected) {
     const file = files.find((f) => f.tensors.has(name));
-    if (!file) throw new SafetensorsError(`missing tensor ${name} (required by a ${config.modelType} config with ${config.numLayers} layers)`);
+    if (!file) throw new SafetensorsError('msg.model.st.missingTensor', { tensor: name, modelType: config.modelType, layers: config.numLayers });
     const info = file.tensors.get(name)!;
     if (info.shape.length !== shape.length || info.shape.some((d, i) => d !== shape[i])) {
-      throw new SafetensorsError(`${name} has shape [${info.shape}] but config.json implies [${shape}]`);
+      throw new SafetensorsError('msg.model.st.shapeMismatch', { tensor: name, shape: String(info.shape), expected: String(shape) });
     }
     storedBytes += info.end - info.begin;
     hasF32 ||= info.dtype === 'F32';
@@ -52,7 +52,7 @@ export function checkpointOf(configText: string | unknown, files: SafetensorsFil
     dtype: hasF32 ? 'F32' : hasBF16 ? 'BF16' : 'F16',
     get(name: string) {
       const t = tensors.get(name);
-      if (!t) throw new SafetensorsError(`no tensor named ${name}`);
+      if (!t) throw new SafetensorsError('msg.model.st.noTensor', { tensor: name });
       return readFloat32(t.file, name);
     },
   };

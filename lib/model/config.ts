@@ -1,5 +1,7 @@
 // Parses a Hugging Face config.json into the one ModelConfig the graph builder and the reference use.
 // Knows the qwen3 / qwen2 / llama families only; everything else is refused here, never half-supported.
+import type { Params, StringKey } from '../i18n';
+import { CodedError } from '../i18n/message';
 
 export type Family = 'qwen3' | 'qwen2' | 'llama';
 
@@ -37,47 +39,84 @@ export interface ModelConfig {
   eosTokenIds: number[];
 }
 
-export class ConfigError extends Error {
-  constructor(message: string) {
-    super(`config.json: ${message}`);
+/** A refusal of config.json: a 'msg.model.config.*' message, shown after "config.json: ". */
+export class ConfigError extends CodedError {
+  constructor(key: StringKey, params?: Params) {
+    super(key, params, 'config.json');
     this.name = 'ConfigError';
   }
 }
 
 export const SUPPORTED_FAMILIES: readonly Family[] = ['qwen3', 'qwen2', 'llama'];
-const SUPPORTED_TEXT = 'qwen3 (Qwen3ForCausalLM), qwen2 (Qwen2ForCausalLM, Qwen2.5), llama (LlamaForCausalLM: SmolLM2, TinyLlama, Llama 3.x)';
+
+/**
+ * A config value as a message shows it. Never JSON.stringify or String() on a container: the file may nest
+ * thousands of levels deep (stack overflow) or set its own `toString` key (TypeError).
+ */
+function shown(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? v.slice(0, 60) + '…' : v);
+  if (typeof v !== 'object' || v === null) return String(v);
+  return Array.isArray(v) ? 'a list' : 'an object';
+}
+
+/**
+ * Largest value accepted per size (well above any real checkpoint's): the builders and estimates loop over
+ * layers and allocate per head_dim, so `num_hidden_layers: 1e21` would otherwise hang every reader after this one.
+ */
+export const CONFIG_MAX: Readonly<Record<string, number>> = {
+  vocab_size: 2 ** 22,
+  hidden_size: 2 ** 16,
+  intermediate_size: 2 ** 18,
+  num_hidden_layers: 512,
+  num_attention_heads: 1024,
+  num_key_value_heads: 1024,
+  head_dim: 1024,
+  max_position_embeddings: 2 ** 24,
+};
 
 function int(raw: Record<string, unknown>, key: string, fallback?: number): number {
   const v = raw[key] ?? fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new ConfigError(`${key} must be a positive integer (got ${JSON.stringify(raw[key])})`);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new ConfigError('msg.model.config.notInt', { key, got: shown(raw[key]) });
+  const max = Object.prototype.hasOwnProperty.call(CONFIG_MAX, key) ? CONFIG_MAX[key]! : Infinity;
+  if (v > max) throw new ConfigError('msg.model.config.intTooLarge', { key, max, got: v });
   return v;
 }
 
 function num(raw: Record<string, unknown>, key: string, fallback: number): number {
   const v = raw[key] ?? fallback;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ConfigError(`${key} must be a positive number (got ${JSON.stringify(raw[key])})`);
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ConfigError('msg.model.config.notNumber', { key, got: shown(raw[key]) });
   return v;
 }
 
 function parseRopeScaling(raw: unknown): RopeScaling {
   if (raw === null || raw === undefined) return { type: 'default', factor: 1 };
-  if (typeof raw !== 'object') throw new ConfigError('rope_scaling must be an object or null');
+  if (typeof raw !== 'object') throw new ConfigError('msg.model.config.ropeNotObject');
   const r = raw as Record<string, unknown>;
-  const type = (r.rope_type ?? r.type ?? 'default') as string;
+  const type = r.rope_type ?? r.type ?? 'default';
+  if (typeof type !== 'string') throw new ConfigError('msg.model.config.ropeTypeNotString', { got: shown(type) });
   if (type === 'default') return { type: 'default', factor: 1 };
   const factor = typeof r.factor === 'number' && r.factor > 0 ? r.factor : NaN;
-  if (!Number.isFinite(factor)) throw new ConfigError(`rope_scaling.factor must be a positive number for ${type}`);
+  if (!Number.isFinite(factor)) throw new ConfigError('msg.model.config.ropeFactor', { type: shown(type) });
   if (type === 'linear') return { type: 'linear', factor };
   if (type === 'llama3') {
-    return {
+    const positive = (key: string, fallback: number): number => {
+      const v = r[key];
+      if (v === undefined || v === null) return fallback;
+      if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) throw new ConfigError('msg.model.config.ropePositive', { key, got: shown(v) });
+      return v;
+    };
+    const s: RopeScaling = {
       type: 'llama3',
       factor,
-      lowFreqFactor: typeof r.low_freq_factor === 'number' ? r.low_freq_factor : 1,
-      highFreqFactor: typeof r.high_freq_factor === 'number' ? r.high_freq_factor : 4,
-      originalMaxPositionEmbeddings: typeof r.original_max_position_embeddings === 'number' ? r.original_max_position_embeddings : 8192,
+      lowFreqFactor: positive('low_freq_factor', 1),
+      highFreqFactor: positive('high_freq_factor', 4),
+      originalMaxPositionEmbeddings: positive('original_max_position_embeddings', 8192),
     };
+    // ropeInvFreq divides by their difference.
+    if (s.highFreqFactor! <= s.lowFreqFactor!) throw new ConfigError('msg.model.config.ropeFreqOrder', { high: s.highFreqFactor!, low: s.lowFreqFactor! });
+    return s;
   }
-  throw new ConfigError(`rope_scaling type "${type}" is not supported (supported: default, linear, llama3)`);
+  throw new ConfigError('msg.model.config.ropeTypeUnsupported', { type: shown(type) });
 }
 
 /** Parses config.json text or an already-parsed object. Throws ConfigError with the offending key. */
@@ -87,33 +126,33 @@ export function parseConfig(input: string | unknown): ModelConfig {
     try {
       raw = JSON.parse(input);
     } catch (e) {
-      throw new ConfigError(`not valid JSON (${(e as Error).message})`);
+      throw new ConfigError('msg.model.config.notJson', { detail: (e as Error).message });
     }
   }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('must be a JSON object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ConfigError('msg.model.config.notObject');
   const r = raw as Record<string, unknown>;
   const modelType = typeof r.model_type === 'string' ? r.model_type : '';
   const arch = Array.isArray(r.architectures) && typeof r.architectures[0] === 'string' ? (r.architectures[0] as string) : '';
   const family = (['qwen3', 'qwen2', 'llama'] as const).find((f) => f === modelType);
   if (!family) {
-    const named = [modelType && `model_type "${modelType}"`, arch && `architecture ${arch}`].filter(Boolean).join(', ') || 'no model_type';
-    throw new ConfigError(`unsupported architecture (${named}); supported: ${SUPPORTED_TEXT}`);
+    const key = modelType && arch ? 'msg.model.config.archBoth' : modelType ? 'msg.model.config.archType' : arch ? 'msg.model.config.archName' : 'msg.model.config.archNone';
+    throw new ConfigError(key, { modelType, architecture: arch });
   }
-  if (r.hidden_act !== undefined && r.hidden_act !== 'silu') throw new ConfigError(`hidden_act "${String(r.hidden_act)}" is not supported (only silu / SwiGLU)`);
+  if (r.hidden_act !== undefined && r.hidden_act !== 'silu') throw new ConfigError('msg.model.config.hiddenAct', { got: shown(r.hidden_act) });
   const hiddenSize = int(r, 'hidden_size');
   const numHeads = int(r, 'num_attention_heads');
   const numKvHeads = int(r, 'num_key_value_heads', numHeads);
-  if (numHeads % numKvHeads !== 0) throw new ConfigError(`num_attention_heads (${numHeads}) must be a multiple of num_key_value_heads (${numKvHeads})`);
+  if (numHeads % numKvHeads !== 0) throw new ConfigError('msg.model.config.kvHeads', { heads: numHeads, kvHeads: numKvHeads });
   const headDim = r.head_dim === undefined || r.head_dim === null ? hiddenSize / numHeads : int(r, 'head_dim');
-  if (!Number.isInteger(headDim) || headDim % 2 !== 0) throw new ConfigError(`head_dim must be an even integer (got ${headDim})`);
-  if (r.use_sliding_window === true) throw new ConfigError('use_sliding_window: sliding-window attention is not supported (only full causal attention)');
-  if (r.mlp_bias === true) throw new ConfigError('mlp_bias: MLP biases are not supported');
+  if (!Number.isInteger(headDim) || headDim % 2 !== 0 || headDim > CONFIG_MAX.head_dim!) throw new ConfigError('msg.model.config.headDim', { max: CONFIG_MAX.head_dim!, got: headDim });
+  if (r.use_sliding_window === true) throw new ConfigError('msg.model.config.slidingWindow');
+  if (r.mlp_bias === true) throw new ConfigError('msg.model.config.mlpBias');
   // transformers ≥ 5 keeps theta and the scaling type in rope_parameters.
   const ropeParams = typeof r.rope_parameters === 'object' && r.rope_parameters !== null ? (r.rope_parameters as Record<string, unknown>) : undefined;
   const eos = r.eos_token_id;
   const eosTokenIds = Array.isArray(eos) ? eos.filter((x): x is number => Number.isInteger(x)) : Number.isInteger(eos) ? [eos as number] : [];
   const attentionBias = r.attention_bias === true;
-  return {
+  const config: ModelConfig = {
     family,
     modelType,
     vocabSize: int(r, 'vocab_size'),
@@ -137,6 +176,12 @@ export function parseConfig(input: string | unknown): ModelConfig {
     bosTokenId: Number.isInteger(r.bos_token_id) ? (r.bos_token_id as number) : undefined,
     eosTokenIds,
   };
+  // Extreme but positive values (rope_theta 5e-324, a factor of 1e-320) overflow the rotary frequencies to
+  // Infinity or 0, which would turn every attention score into NaN: refuse them here, where the key is known.
+  if (!ropeInvFreq(config).every((f) => Number.isFinite(f) && f > 0)) {
+    throw new ConfigError('msg.model.config.ropeFrequencies', { theta: config.ropeTheta });
+  }
+  return config;
 }
 
 /** Inverse frequencies per rotary pair (length headDim/2), with the config's scaling applied. */

@@ -1,5 +1,7 @@
 // The models that ship in public/models and load offline, and the one-line description each card
 // (README.md front matter, written by training/py/card.py) gives. Paths are URL paths under the app root.
+import { CodedError } from '../i18n/message';
+
 export interface EmbeddedModel {
   id: string;
   /** URL path of the model folder, with a trailing slash. */
@@ -29,14 +31,14 @@ export interface ModelCard {
  */
 export function parseModelCard(readme: string): ModelCard {
   const m = /^---\r?\n([\s\S]*?)\r?\n---/.exec(readme);
-  if (!m) throw new Error('model card: no front matter (--- block) at the start of README.md');
+  if (!m) throw new CodedError('msg.model.card.noFrontMatter', undefined, 'model card');
   const fields = new Map<string, string>();
   for (const line of m[1]!.split(/\r?\n/)) {
     const kv = /^([A-Za-z_][\w-]*):\s*(.*)$/.exec(line);
     if (kv) fields.set(kv[1]!, kv[2]!.trim());
   }
   const raw = fields.get('description');
-  if (raw === undefined || raw === '') throw new Error('model card: front matter has no description');
+  if (raw === undefined || raw === '') throw new CodedError('msg.model.card.noDescription', undefined, 'model card');
   const description = unquote(raw, 'description');
   const zh = fields.get('description_zh');
   return { description, descriptionZh: zh ? unquote(zh, 'description_zh') : description, engineered: fields.get('engineered') === 'true' };
@@ -47,6 +49,6 @@ function unquote(raw: string, field: string): string {
   try {
     return JSON.parse(raw) as string;
   } catch {
-    throw new Error(`model card: ${field} is not a valid double-quoted string`);
+    throw new CodedError('msg.model.card.badString', { field }, 'model card');
   }
 }

@@ -1,5 +1,6 @@
 // Fetches a model folder (Hugging Face layout) over HTTP with byte-level progress, for the page to hand
 // to the engine worker. Uses only the fetch API, so it runs in pages, workers and Node alike.
+import { CodedError } from '../i18n/message';
 import { parseModelCard, type ModelCard } from './embedded';
 
 export interface FetchedModel {
@@ -47,9 +48,9 @@ async function get(fetchFn: FetchLike, url: string): Promise<Response> {
   try {
     res = await fetchFn(url);
   } catch (e) {
-    throw new Error(`could not fetch ${url}: ${(e as Error).message}`);
+    throw new CodedError('msg.model.fetch.unreachable', { url, detail: (e as Error).message });
   }
-  if (!res.ok) throw new Error(`could not fetch ${url}: HTTP ${res.status}`);
+  if (!res.ok) throw new CodedError('msg.model.fetch.http', { url, status: res.status });
   return res;
 }
 
@@ -57,7 +58,7 @@ function parseJson(text: string, what: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new Error(`${what} is not valid JSON: ${(e as Error).message}`);
+    throw new CodedError('msg.model.fetch.json', { file: what, detail: (e as Error).message });
   }
 }
 

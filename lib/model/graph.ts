@@ -1,6 +1,7 @@
 // Builds an ONNX decoder graph from a checkpoint with explicit attention ops, so the probabilities and
 // the K/V cache are real graph outputs. Emits bytes only; running the graph belongs to lib/engine.
 
+import { CodedError } from '../i18n/message';
 import type { Checkpoint } from './checkpoint';
 import { ropeInvFreq, type ModelConfig } from './config';
 import { DataType, encodeModel, type AttributeValue, type DataTypeId, type NodeValue, type TensorValue, type ValueInfo } from './onnxProto';
@@ -239,7 +240,7 @@ export function buildGraph(ckpt: Checkpoint, options: Partial<GraphOptions> = {}
         // float16 tops out at 65504: a weight beyond it would silently become ±Inf, so the load is refused instead.
         const finite = t.dtype === 'F32' ? (i: number) => Number.isFinite((src as Float32Array)[i]!) : (i: number) => (((src as Uint16Array)[i]! >> 7) & 0xff) !== 0xff;
         const over = f16Overflows(bits, finite);
-        if (over) throw new Error(`graph: ${name} has ${over} value(s) beyond float16's ±65504; load it with bfloat16 or float32 weights (WASM) instead`);
+        if (over) throw new CodedError('msg.model.graph.fp16Overflow', { tensor: name, count: over }, 'graph');
       }
       return new Uint8Array(bits.buffer, bits.byteOffset, bits.byteLength);
     };

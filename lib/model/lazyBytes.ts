@@ -17,9 +17,9 @@ export class LazyBytes extends Uint8Array {
     Object.defineProperty(this, 'length', { value: size });
   }
   override subarray(begin = 0, end: number = this.length): Uint8Array<ArrayBuffer> {
-    if (begin < 0 || end > this.length || end < begin) throw new SafetensorsError(`read of bytes [${begin}, ${end}) outside a ${this.length}-byte data section`);
+    if (begin < 0 || end > this.length || end < begin) throw new SafetensorsError('msg.model.st.readOutside', { begin, end, length: this.length });
     const b = this.read(this.offset + begin, this.offset + end);
-    if (b.length !== end - begin) throw new SafetensorsError(`short read: ${b.length} of ${end - begin} bytes at ${this.offset + begin} (file changed or truncated?)`);
+    if (b.length !== end - begin) throw new SafetensorsError('msg.model.st.shortRead', { got: b.length, want: end - begin, offset: this.offset + begin });
     return b as Uint8Array<ArrayBuffer>;
   }
 }
@@ -29,7 +29,7 @@ export function lazySafetensors(read: SyncRead, fileSize: number): SafetensorsFi
   const n = readHeaderLength(read(0, Math.min(8, fileSize)));
   const header = parseSafetensorsHeader(read(0, Math.min(8 + n, fileSize)), fileSize);
   for (const [name, t] of header.tensors) {
-    if (t.dtype === null) throw new SafetensorsError(`${name}: unsupported dtype ${JSON.stringify(t.rawDtype)} (supported: F32, F16, BF16)`);
+    if (t.dtype === null) throw new SafetensorsError('msg.model.st.dtype', { tensor: name, dtype: JSON.stringify(t.rawDtype) });
   }
   return { tensors: header.tensors as Map<string, TensorInfo>, metadata: header.metadata, data: new LazyBytes(read, header.dataStart, fileSize - header.dataStart) };
 }

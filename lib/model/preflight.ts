@@ -4,9 +4,12 @@
 // refusal naming what kvscope supports. Every reason has a code and params so the UI can word it itself.
 
 import { formatBytes } from '../analysis/kvBytes';
+import type { Params, StringKey } from '../i18n';
+import { message, messageText, type Message } from '../i18n/message';
 import { ConfigError, expectedTensors, parseConfig, SUPPORTED_FAMILIES, type Family, type ModelConfig } from './config';
 import { weightTypeFor } from './graph';
 import { parseSafetensorsHeader, readHeaderLength, SafetensorsError, type HeaderTensorInfo, type SafetensorsHeader } from './safetensors';
+import { validShardName } from './source/checkpointFiles';
 import type { ModelFiles } from './source/types';
 
 export { formatBytes };
@@ -32,8 +35,7 @@ export const WASM_HEAP_BYTES = 4 * GiB;
  */
 export const WASM_SAFETY_MARGIN_BYTES = 512 * MiB;
 
-export const SUPPORTED_SENTENCE =
-  'kvscope loads Qwen3, Qwen2/Qwen2.5 and Llama (SmolLM2, TinyLlama, Llama 3.x) checkpoints in *.safetensors with F32, F16 or BF16 weights.';
+export const SUPPORTED_SENTENCE = messageText('en', message('msg.model.pf.supported'));
 
 export type PreflightCode =
   // refusals: hold for every provider
@@ -72,7 +74,9 @@ export interface PreflightReason {
   /** fail: this provider (or, in `refusals`, every provider) cannot load it; warn: loads with a limit; info. */
   level: 'fail' | 'warn' | 'info';
   params: Record<string, string | number>;
-  /** English sentence; the UI may word `code` + `params` itself. */
+  /** The sentence for the user ('msg.model.pf.*', or the refusing error's own message), in any language. */
+  message: Message;
+  /** The sentence in English (the CLI's and the tests'). */
   text: string;
 }
 
@@ -198,10 +202,19 @@ const SHOW = 3; // names listed in a refusal before "and N more"
 
 const n0 = (n: number) => n.toLocaleString('en-US');
 const shapeText = (s: readonly number[]) => `[${s.join(', ')}]`;
-const listText = (items: string[], total: number) => items.join(', ') + (total > items.length ? ` and ${total - items.length} more` : '');
 
-function reason(code: PreflightCode, level: PreflightReason['level'], params: PreflightReason['params'], text: string): PreflightReason {
-  return { code, level, params, text };
+/** `text` is the message in English unless given (a wrapped error's sentence ends with a full stop its message lacks). */
+function reason(code: PreflightCode, level: PreflightReason['level'], params: PreflightReason['params'], m: Message, text = messageText('en', m)): PreflightReason {
+  return { code, level, params, message: m, text };
+}
+
+/**
+ * A message naming up to SHOW items as `{list}`: `key` when that is all of them, else `moreKey`, whose
+ * English adds "and {more} more".
+ */
+function listed(items: readonly string[], key: StringKey, moreKey: StringKey, params: Params = {}, separator = ', '): Message {
+  const list = items.slice(0, SHOW).join(separator);
+  return items.length > SHOW ? message(moreKey, { ...params, list, more: items.length - SHOW }) : message(key, { ...params, list });
 }
 
 function elements(shape: readonly number[]): number {
@@ -268,8 +281,8 @@ function readConfig(text: string | null, fileNames: readonly string[]): ConfigRe
     const gguf = fileNames.filter((f) => f.toLowerCase().endsWith('.gguf'));
     out.refusals.push(
       gguf.length > 0
-        ? reason('no_config', 'fail', { files: gguf.join(', ') }, `No config.json, only GGUF files (${listText(gguf.slice(0, SHOW), gguf.length)}); GGUF is not supported.`)
-        : reason('no_config', 'fail', { file: 'config.json' }, 'No config.json in this model (it says which architecture the weights belong to).'),
+        ? reason('no_config', 'fail', { files: gguf.join(', ') }, listed(gguf, 'msg.model.pf.onlyGguf', 'msg.model.pf.onlyGgufMore'))
+        : reason('no_config', 'fail', { file: 'config.json' }, message('msg.model.pf.noConfig')),
     );
     return out;
   }
@@ -277,7 +290,7 @@ function readConfig(text: string | null, fileNames: readonly string[]): ConfigRe
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    out.refusals.push(reason('config_invalid', 'fail', { file: 'config.json', message: (e as Error).message }, `config.json is not valid JSON (${(e as Error).message}).`));
+    out.refusals.push(reason('config_invalid', 'fail', { file: 'config.json', message: (e as Error).message }, message('msg.model.pf.configJson', { detail: (e as Error).message })));
     return out;
   }
   const r = (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? raw : {}) as Record<string, unknown>;
@@ -286,18 +299,19 @@ function readConfig(text: string | null, fileNames: readonly string[]): ConfigRe
   const q = r.quantization_config;
   if (q !== undefined && q !== null) {
     const method = typeof q === 'object' && typeof (q as Record<string, unknown>).quant_method === 'string' ? ((q as Record<string, unknown>).quant_method as string) : 'unknown';
-    out.refusals.push(reason('quantized', 'fail', { file: 'config.json', quantMethod: method }, `config.json has a quantization_config (quant_method "${method}"): quantised checkpoints are not supported.`));
+    out.refusals.push(reason('quantized', 'fail', { file: 'config.json', quantMethod: method }, message('msg.model.pf.quantized', { method })));
   }
   if (!(SUPPORTED_FAMILIES as readonly string[]).includes(modelType)) {
-    const named = [modelType && `model_type "${modelType}"`, out.architecture && `architecture ${out.architecture}`].filter(Boolean).join(', ') || 'no model_type';
-    out.refusals.push(reason('unsupported_architecture', 'fail', { file: 'config.json', modelType, architecture: out.architecture }, `config.json names an unsupported architecture (${named}).`));
+    const arch = out.architecture;
+    const key = modelType && arch ? 'msg.model.pf.archBoth' : modelType ? 'msg.model.pf.archType' : arch ? 'msg.model.pf.archName' : 'msg.model.pf.archNone';
+    out.refusals.push(reason('unsupported_architecture', 'fail', { file: 'config.json', modelType, architecture: arch }, message(key, { modelType, architecture: arch })));
     return out;
   }
   try {
     out.config = parseConfig(raw);
   } catch (e) {
     if (!(e instanceof ConfigError)) throw e;
-    out.refusals.push(reason('config_invalid', 'fail', { file: 'config.json', message: e.message }, `${e.message}.`));
+    out.refusals.push(reason('config_invalid', 'fail', { file: 'config.json', message: e.message }, message(e.key, e.params, e.where), `${e.message}.`));
   }
   return out;
 }
@@ -309,6 +323,32 @@ interface ShardsRead {
   bytesRead: number;
 }
 
+/** The index's weight_map and shard names, or why it is not a valid index: its message, and its English detail (the reason's `message` param). */
+function parseIndex(text: string): { map: Record<string, string>; names: string[] } | { key: StringKey; params: Params; detail: string } {
+  let idx: unknown;
+  try {
+    idx = JSON.parse(text);
+  } catch (e) {
+    const detail = (e as Error).message;
+    return { key: 'msg.model.pf.indexJson', params: { detail }, detail };
+  }
+  const map = typeof idx === 'object' && idx !== null ? (idx as { weight_map?: unknown }).weight_map : undefined;
+  if (typeof map !== 'object' || map === null || Array.isArray(map)) return { key: 'msg.model.pf.indexNoMap', params: {}, detail: 'no weight_map object' };
+  const entries = Object.entries(map as Record<string, unknown>);
+  // The loader's own rule (no folders, no ..): a name such as ../other/model.safetensors would read outside the model.
+  const bad = entries.find(([, v]) => typeof v !== 'string' || !validShardName(v));
+  if (bad) {
+    const v = bad[1];
+    const got = typeof v === 'string' ? JSON.stringify(v.length > 80 ? v.slice(0, 80) + '…' : v) : v === null || typeof v !== 'object' ? String(v) : Array.isArray(v) ? 'a list' : 'an object';
+    const tensor = bad[0].slice(0, 80);
+    return { key: 'msg.model.pf.indexBadEntry', params: { tensor, got }, detail: `weight_map["${tensor}"] is ${got}, not a plain *.safetensors file name in the same folder` };
+  }
+  const weightMap = Object.fromEntries(entries) as Record<string, string>;
+  const names = [...new Set(Object.values(weightMap))].sort();
+  if (names.length === 0) return { key: 'msg.model.pf.indexEmpty', params: {}, detail: 'weight_map is empty' };
+  return { map: weightMap, names };
+}
+
 async function readShards(files: ModelFiles, fileNames: readonly string[], signal?: AbortSignal): Promise<ShardsRead> {
   const out: ShardsRead = { shards: [], tensors: new Map(), refusals: [], bytesRead: 0 };
   signal?.throwIfAborted();
@@ -316,19 +356,13 @@ async function readShards(files: ModelFiles, fileNames: readonly string[], signa
   let names: string[];
   let weightMap: Record<string, string> | null = null;
   if (indexText !== null) {
-    try {
-      const idx = JSON.parse(indexText) as { weight_map?: unknown };
-      if (typeof idx.weight_map !== 'object' || idx.weight_map === null || Array.isArray(idx.weight_map)) throw new Error('no weight_map object');
-      const entries = Object.entries(idx.weight_map as Record<string, unknown>);
-      const bad = entries.find(([, v]) => typeof v !== 'string' || !v.endsWith('.safetensors'));
-      if (bad) throw new Error(`weight_map["${bad[0]}"] is ${JSON.stringify(bad[1])}, not a *.safetensors file name`);
-      weightMap = Object.fromEntries(entries) as Record<string, string>;
-      names = [...new Set(Object.values(weightMap))].sort();
-      if (names.length === 0) throw new Error('weight_map is empty');
-    } catch (e) {
-      out.refusals.push(reason('index_invalid', 'fail', { file: INDEX, message: (e as Error).message }, `${INDEX} is not a valid index (${(e as Error).message}).`));
+    const index = parseIndex(indexText);
+    if ('detail' in index) {
+      out.refusals.push(reason('index_invalid', 'fail', { file: INDEX, message: index.detail }, message(index.key, { file: INDEX, ...index.params })));
       return out;
     }
+    weightMap = index.map;
+    names = index.names;
   } else {
     const size = await files.size(SINGLE);
     if (size === null) {
@@ -338,9 +372,7 @@ async function readShards(files: ModelFiles, fileNames: readonly string[], signa
           'no_safetensors',
           'fail',
           { file: SINGLE, found: other.join(', ') },
-          other.length > 0
-            ? `No ${SINGLE} or ${INDEX}; the weights here are ${listText(other.slice(0, SHOW), other.length)}, which kvscope does not read.`
-            : `No ${SINGLE} or ${INDEX} in this model.`,
+          other.length > 0 ? listed(other, 'msg.model.pf.otherWeights', 'msg.model.pf.otherWeightsMore') : message('msg.model.pf.noSafetensors'),
         ),
       );
       return out;
@@ -354,12 +386,12 @@ async function readShards(files: ModelFiles, fileNames: readonly string[], signa
       signal?.throwIfAborted();
       const size = await files.size(name);
       const shard: PreflightShard = { name, size, headerLength: null, tensors: 0, bytesRead: 0 };
-      if (size === null) return { shard, error: reason('shard_missing', 'fail', { file: name, index: INDEX }, `${name}, listed in ${INDEX}, is missing.`) };
+      if (size === null) return { shard, error: reason('shard_missing', 'fail', { file: name, index: INDEX }, message('msg.model.pf.shardMissing', { file: name, index: INDEX })) };
       try {
         const first = await files.range(name, 0, 8, signal);
         shard.bytesRead += first.length;
         const n = readHeaderLength(first);
-        if (8 + n > size) throw new SafetensorsError(`header claims ${n} bytes but the file has only ${size - 8} after the length (truncated?)`);
+        if (8 + n > size) throw new SafetensorsError('msg.model.st.truncatedHeader', { length: n, have: size - 8 });
         const rest = await files.range(name, 8, 8 + n, signal);
         shard.bytesRead += rest.length;
         const whole = new Uint8Array(8 + rest.length);
@@ -371,7 +403,7 @@ async function readShards(files: ModelFiles, fileNames: readonly string[], signa
         return { shard, header };
       } catch (e) {
         if (!(e instanceof SafetensorsError)) throw e;
-        return { shard, error: reason('header_corrupt', 'fail', { file: name, message: e.message }, `${name}: ${e.message}.`) };
+        return { shard, error: reason('header_corrupt', 'fail', { file: name, message: e.message }, message(e.key, e.params, e.where ? `${name}: ${e.where}` : name), `${name}: ${e.message}.`) };
       }
     }),
   );
@@ -385,7 +417,7 @@ async function readShards(files: ModelFiles, fileNames: readonly string[], signa
     for (const [tensor, info] of r.header.tensors) {
       const prev = out.tensors.get(tensor);
       if (prev) {
-        out.refusals.push(reason('header_corrupt', 'fail', { file: r.shard.name, tensor, other: prev.shard }, `${tensor} is in both ${prev.shard} and ${r.shard.name}.`));
+        out.refusals.push(reason('header_corrupt', 'fail', { file: r.shard.name, tensor, other: prev.shard }, message('msg.model.pf.tensorTwice', { tensor, other: prev.shard, file: r.shard.name })));
         continue;
       }
       out.tensors.set(tensor, { ...info, shard: r.shard.name });
@@ -394,8 +426,8 @@ async function readShards(files: ModelFiles, fileNames: readonly string[], signa
   if (weightMap && out.refusals.length === 0) {
     const wrong = Object.entries(weightMap).filter(([t, f]) => out.tensors.get(t)?.shard !== f);
     if (wrong.length > 0) {
-      const shown = wrong.slice(0, SHOW).map(([t, f]) => `${t} (in ${f} per the index, ${out.tensors.get(t)?.shard ?? 'in no shard'})`);
-      out.refusals.push(reason('index_mismatch', 'fail', { file: INDEX, count: wrong.length, tensors: shown.join('; ') }, `${INDEX} does not match the shard headers: ${listText(shown, wrong.length)}.`));
+      const shown = wrong.map(([t, f]) => `${t} (in ${f} per the index, ${out.tensors.get(t)?.shard ?? 'in no shard'})`);
+      out.refusals.push(reason('index_mismatch', 'fail', { file: INDEX, count: wrong.length, tensors: shown.slice(0, SHOW).join('; ') }, listed(shown, 'msg.model.pf.indexMismatch', 'msg.model.pf.indexMismatchMore', { index: INDEX })));
     }
   }
   return out;
@@ -405,7 +437,7 @@ function checkTensors(config: ModelConfig, tensors: ShardsRead['tensors']): Pref
   const out: PreflightReason[] = [];
   const unsupported = [...tensors].filter(([, t]) => t.dtype === null).map(([name, t]) => `${name} (${t.rawDtype})`);
   if (unsupported.length > 0) {
-    out.push(reason('unsupported_dtype', 'fail', { count: unsupported.length, tensors: unsupported.slice(0, SHOW).join(', ') }, `Tensors with dtypes other than F32, F16 or BF16: ${listText(unsupported.slice(0, SHOW), unsupported.length)}.`));
+    out.push(reason('unsupported_dtype', 'fail', { count: unsupported.length, tensors: unsupported.slice(0, SHOW).join(', ') }, listed(unsupported, 'msg.model.pf.dtypes', 'msg.model.pf.dtypesMore')));
   }
   const missing: string[] = [];
   const wrong: string[] = [];
@@ -416,10 +448,15 @@ function checkTensors(config: ModelConfig, tensors: ShardsRead['tensors']): Pref
   }
   if (missing.length > 0) {
     out.push(
-      reason('missing_tensors', 'fail', { count: missing.length, tensors: missing.slice(0, SHOW).join(', '), modelType: config.modelType, layers: config.numLayers }, `Missing ${n0(missing.length)} tensor${missing.length > 1 ? 's' : ''} that a ${config.modelType} config with ${config.numLayers} layers needs: ${listText(missing.slice(0, SHOW), missing.length)}.`),
+      reason(
+        'missing_tensors',
+        'fail',
+        { count: missing.length, tensors: missing.slice(0, SHOW).join(', '), modelType: config.modelType, layers: config.numLayers },
+        listed(missing, missing.length > 1 ? 'msg.model.pf.missingTensors' : 'msg.model.pf.missingTensor', 'msg.model.pf.missingTensorsMore', { count: n0(missing.length), modelType: config.modelType, layers: config.numLayers }),
+      ),
     );
   }
-  if (wrong.length > 0) out.push(reason('wrong_shapes', 'fail', { count: wrong.length, tensors: wrong.slice(0, SHOW).join('; ') }, `Tensor shapes differ from config.json: ${listText(wrong.slice(0, SHOW), wrong.length)}.`));
+  if (wrong.length > 0) out.push(reason('wrong_shapes', 'fail', { count: wrong.length, tensors: wrong.slice(0, SHOW).join('; ') }, listed(wrong, 'msg.model.pf.wrongShapes', 'msg.model.pf.wrongShapesMore')));
   return out;
 }
 
@@ -443,10 +480,10 @@ export async function preflight(files: ModelFiles, env: BrowserBudget, signal?: 
     const unsupported = [...shards.tensors].filter(([, t]) => t.dtype === null);
     if (unsupported.length > 0 && !refusals.some((r) => r.code === 'quantized')) {
       const named = unsupported.map(([name, t]) => `${name} (${t.rawDtype})`);
-      refusals.push(reason('unsupported_dtype', 'fail', { count: named.length, tensors: named.slice(0, SHOW).join(', ') }, `Tensors with dtypes other than F32, F16 or BF16: ${listText(named.slice(0, SHOW), named.length)}.`));
+      refusals.push(reason('unsupported_dtype', 'fail', { count: named.length, tensors: named.slice(0, SHOW).join(', ') }, listed(named, 'msg.model.pf.dtypes', 'msg.model.pf.dtypesMore')));
     }
   }
-  if (refusals.length > 0) refusals.push(reason('supported', 'info', {}, SUPPORTED_SENTENCE));
+  if (refusals.length > 0) refusals.push(reason('supported', 'info', {}, message('msg.model.pf.supported')));
 
   // Sizes: every weight file plus the other files the loader fetches.
   signal?.throwIfAborted();
@@ -515,20 +552,27 @@ export async function preflight(files: ModelFiles, env: BrowserBudget, signal?: 
   report.estimates = contexts.map((T) => estimateMemory(c, T, engineType, estOpts));
 
   if (dtypes.includes('BF16')) {
-    if (engineType === 'bfloat16') report.notes.push(reason('bf16_kept', 'info', {}, 'BF16 weights are kept as BF16 and cast to float32 where used: exact.'));
-    else if (engineType === 'float32') report.notes.push(reason('bf16_exact', 'info', {}, 'BF16 → float32 at load: exact.'));
-    else report.notes.push(reason('bf16_to_fp16', 'warn', {}, 'BF16 → fp16 at load; values beyond ±65504 are refused at load (exact for |x| ≥ 2⁻¹⁷, smaller values are rounded).'));
+    if (engineType === 'bfloat16') report.notes.push(reason('bf16_kept', 'info', {}, message('msg.model.pf.bf16Kept')));
+    else if (engineType === 'float32') report.notes.push(reason('bf16_exact', 'info', {}, message('msg.model.pf.bf16Exact')));
+    else report.notes.push(reason('bf16_to_fp16', 'warn', {}, message('msg.model.pf.bf16ToFp16')));
   }
-  if (dtypes.includes('F32') && engineType !== 'float32') report.notes.push(reason('rounded_to_fp16', 'info', { engineType }, `F32 weights are stored as ${engineType} in the engine (rounded; values beyond ±65504 are refused at load).`));
+  if (dtypes.includes('F32') && engineType !== 'float32') report.notes.push(reason('rounded_to_fp16', 'info', { engineType }, message('msg.model.pf.roundedToFp16', { type: engineType })));
   const kv1k = report.kvBytesPer1kTokens!;
-  report.notes.push(reason('kv_held_twice', 'info', { bytes: kv1k }, `K/V cache: ${formatBytes(kv1k)} per 1,000 tokens (float32), held twice on WASM: in the WASM heap and in JS.`));
+  report.notes.push(reason('kv_held_twice', 'info', { bytes: kv1k }, message('msg.model.pf.kvHeldTwice', { bytes: formatBytes(kv1k) })));
   const [a1, a2] = report.attention!;
   report.notes.push(
     reason(
       'attention_quadratic',
       'info',
       { reduced1k: a1!.allLayersReduced, reduced2k: a2!.allLayersReduced, perHead1k: a1!.oneLayerPerHead, perHead2k: a2!.oneLayerPerHead },
-      `Attention grows with the square of the context: head-reduced maps of all ${c.numLayers} layers take ${formatBytes(a1!.allLayersReduced)} at 1,024 tokens and ${formatBytes(a2!.allLayersReduced)} at 2,048; one layer's ${c.numHeads} per-head maps ${formatBytes(a1!.oneLayerPerHead)} and ${formatBytes(a2!.oneLayerPerHead)}.`,
+      message('msg.model.pf.attentionQuadratic', {
+        layers: c.numLayers,
+        heads: c.numHeads,
+        reduced1k: formatBytes(a1!.allLayersReduced),
+        reduced2k: formatBytes(a2!.allLayersReduced),
+        perHead1k: formatBytes(a1!.oneLayerPerHead),
+        perHead2k: formatBytes(a2!.oneLayerPerHead),
+      }),
     ),
   );
 
@@ -537,11 +581,12 @@ export async function preflight(files: ModelFiles, env: BrowserBudget, signal?: 
   return report;
 }
 
-function deviceMemoryReason(env: BrowserBudget, bytes: number, tokens: number, what: string): PreflightReason | null {
+/** `key` names what needs the memory: the tab on WASM, or the GPU. */
+function deviceMemoryReason(env: BrowserBudget, bytes: number, tokens: number, key: 'msg.model.pf.deviceMemoryTab' | 'msg.model.pf.deviceMemoryGpu'): PreflightReason | null {
   if (env.deviceMemoryGiB === undefined || !(env.deviceMemoryGiB > 0)) return null;
   const have = env.deviceMemoryGiB * GiB;
   if (bytes <= have) return null;
-  return reason('device_memory_low', 'warn', { bytes, tokens, deviceMemoryGiB: env.deviceMemoryGiB }, `${what} at ${n0(tokens)} tokens (${formatBytes(bytes)}) is more than this device's reported memory (${env.deviceMemoryGiB} GiB); the tab may be stopped.`);
+  return reason('device_memory_low', 'warn', { bytes, tokens, deviceMemoryGiB: env.deviceMemoryGiB }, message(key, { tokens: n0(tokens), bytes: formatBytes(bytes), gib: env.deviceMemoryGiB }));
 }
 
 function wasmVerdict(c: ModelConfig, env: BrowserBudget, t: EngineWeightType, o: { logits: 'last' | 'all'; lmHeadChunks?: number }, contexts: number[]): ProviderVerdict {
@@ -552,16 +597,18 @@ function wasmVerdict(c: ModelConfig, env: BrowserBudget, t: EngineWeightType, o:
   const first = est(contexts[0]!);
   const params = { tokens: first.tokens, bytes: first.wasmHeap, budget, heap: env.wasmHeapBytes, margin: WASM_SAFETY_MARGIN_BYTES, maxTokens };
   const ok = first.wasmHeap <= budget;
-  const budgetText = `${formatBytes(budget)} (the ${formatBytes(env.wasmHeapBytes)} WASM heap less a ${formatBytes(WASM_SAFETY_MARGIN_BYTES)} margin)`;
-  if (ok) reasons.push(reason('wasm_fits', 'info', params, `Weights and activations at ${n0(first.tokens)} tokens need about ${formatBytes(first.wasmHeap)} of WASM memory, within ${budgetText}.`));
-  else if (maxTokens > 0) reasons.push(reason('wasm_too_large', 'fail', params, `At ${n0(first.tokens)} tokens the WASM heap would need about ${formatBytes(first.wasmHeap)}, more than ${budgetText}; up to ${n0(maxTokens)} tokens fit.`));
-  else reasons.push(reason('wasm_too_large', 'fail', params, `The weights alone need about ${formatBytes(first.weights + first.castWorkingSet)} of WASM memory, more than ${budgetText}.`));
+  const budgetParams = { budget: formatBytes(budget), heap: formatBytes(env.wasmHeapBytes), margin: formatBytes(WASM_SAFETY_MARGIN_BYTES) };
+  if (ok) reasons.push(reason('wasm_fits', 'info', params, message('msg.model.pf.wasmFits', { ...budgetParams, tokens: n0(first.tokens), bytes: formatBytes(first.wasmHeap) })));
+  else if (maxTokens > 0) reasons.push(reason('wasm_too_large', 'fail', params, message('msg.model.pf.wasmTooLarge', { ...budgetParams, tokens: n0(first.tokens), bytes: formatBytes(first.wasmHeap), maxTokens: n0(maxTokens) })));
+  else reasons.push(reason('wasm_too_large', 'fail', params, message('msg.model.pf.wasmWeightsTooLarge', { ...budgetParams, bytes: formatBytes(first.weights + first.castWorkingSet) })));
   for (const T of contexts.slice(1)) {
     const e = est(T);
-    if (e.wasmHeap > budget) reasons.push(reason('wasm_context_limit', 'warn', { tokens: T, bytes: e.wasmHeap, budget, maxTokens }, `At ${n0(T)} tokens the WASM heap would need about ${formatBytes(e.wasmHeap)}, more than ${formatBytes(budget)}: up to ${n0(maxTokens)} tokens fit.`));
+    if (e.wasmHeap > budget) {
+      reasons.push(reason('wasm_context_limit', 'warn', { tokens: T, bytes: e.wasmHeap, budget, maxTokens }, message('msg.model.pf.wasmContextLimit', { tokens: n0(T), bytes: formatBytes(e.wasmHeap), budget: formatBytes(budget), maxTokens: n0(maxTokens) })));
+    }
   }
   const last = est(contexts[contexts.length - 1]!);
-  const dm = deviceMemoryReason(env, last.tab, last.tokens, 'The tab (WASM heap and JS copies)');
+  const dm = deviceMemoryReason(env, last.tab, last.tokens, 'msg.model.pf.deviceMemoryTab');
   if (dm) reasons.push(dm);
   return { ok, reasons, maxTokens };
 }
@@ -575,29 +622,34 @@ function webgpuVerdict(
   contexts: number[],
 ): ProviderVerdict {
   const g = env.webgpu;
-  if (!g) return { ok: false, reasons: [reason('webgpu_unavailable', 'fail', {}, 'This browser offers no WebGPU adapter.')], maxTokens: null };
+  if (!g) return { ok: false, reasons: [reason('webgpu_unavailable', 'fail', {}, message('msg.model.pf.webgpuUnavailable'))], maxTokens: null };
   const reasons: PreflightReason[] = [];
   const limit = Math.min(g.maxBufferSize, g.maxStorageBufferBindingSize);
   const limitName = g.maxStorageBufferBindingSize <= g.maxBufferSize ? 'maxStorageBufferBindingSize' : 'maxBufferSize';
   const tp = { tensor: largest.name, shape: shapeText(largest.shape), bytes: largest.bytes, limit, limitName, adapter: g.adapterInfo ?? '' };
   const ok = largest.bytes <= limit;
   if (!ok) {
-    reasons.push(reason('webgpu_tensor_too_large', 'fail', tp, `The largest weight, ${largest.name} ${shapeText(largest.shape)} as ${t} (${formatBytes(largest.bytes)}), does not fit in one GPU buffer: this adapter's ${limitName} is ${formatBytes(limit)}.`));
+    reasons.push(reason('webgpu_tensor_too_large', 'fail', tp, message('msg.model.pf.webgpuTensorTooLarge', { tensor: largest.name, shape: shapeText(largest.shape), type: t, bytes: formatBytes(largest.bytes), limitName, limit: formatBytes(limit) })));
     return { ok, reasons, maxTokens: null };
   }
-  reasons.push(reason('webgpu_tensor_fits', 'info', tp, `The largest weight, ${largest.name} (${formatBytes(largest.bytes)}), fits this adapter's ${limitName} of ${formatBytes(limit)}.`));
+  reasons.push(reason('webgpu_tensor_fits', 'info', tp, message('msg.model.pf.webgpuTensorFits', { tensor: largest.name, bytes: formatBytes(largest.bytes), limitName, limit: formatBytes(limit) })));
   // One layer's scores [heads, T, T] float32 are bound whole; logits [T, vocab] too when all positions are asked for.
   const bufferAt = (T: number) => Math.max(c.numHeads * T * T * 4, (o.logits === 'all' ? T : 1) * c.vocabSize * 4);
   const maxTokens = largestFitting(c.maxPositions, (T) => bufferAt(T) <= g.maxStorageBufferBindingSize);
   for (const T of contexts) {
     if (bufferAt(T) > g.maxStorageBufferBindingSize) {
       reasons.push(
-        reason('webgpu_attention_limit', 'warn', { tokens: T, bytes: bufferAt(T), limit: g.maxStorageBufferBindingSize, maxTokens }, `At ${n0(T)} tokens one layer's attention scores (${formatBytes(bufferAt(T))}) exceed maxStorageBufferBindingSize (${formatBytes(g.maxStorageBufferBindingSize)}): up to ${n0(maxTokens)} tokens fit.`),
+        reason(
+          'webgpu_attention_limit',
+          'warn',
+          { tokens: T, bytes: bufferAt(T), limit: g.maxStorageBufferBindingSize, maxTokens },
+          message('msg.model.pf.webgpuAttentionLimit', { tokens: n0(T), bytes: formatBytes(bufferAt(T)), limit: formatBytes(g.maxStorageBufferBindingSize), maxTokens: n0(maxTokens) }),
+        ),
       );
     }
   }
   const last = estimateMemory(c, contexts[contexts.length - 1]!, t, o);
-  const dm = deviceMemoryReason(env, last.gpu, last.tokens, 'GPU memory for weights, cache and activations');
+  const dm = deviceMemoryReason(env, last.gpu, last.tokens, 'msg.model.pf.deviceMemoryGpu');
   if (dm) reasons.push(dm);
   return { ok, reasons, maxTokens };
 }

@@ -1,6 +1,8 @@
 // Reads the safetensors format (8-byte header length, JSON header, raw little-endian tensors) with
 // bounds checks on the header and every tensor. Holds no model logic; never touches the DOM.
 
+import type { Params, StringKey } from '../i18n';
+import { CodedError } from '../i18n/message';
 import { bf16BitsToF32, f16BitsToF32, f32ToF16Bits, f32View, u16View } from './halfFloat';
 
 export type DType = 'F32' | 'F16' | 'BF16';
@@ -21,9 +23,10 @@ export interface SafetensorsFile {
   data: Uint8Array;
 }
 
-export class SafetensorsError extends Error {
-  constructor(message: string) {
-    super(`safetensors: ${message}`);
+/** A refusal of a safetensors file: a 'msg.model.st.*' message, shown after "safetensors: " (or `where`). */
+export class SafetensorsError extends CodedError {
+  constructor(key: StringKey, params?: Params, where = 'safetensors') {
+    super(key, params, where);
     this.name = 'SafetensorsError';
   }
 }
@@ -59,9 +62,9 @@ export interface SafetensorsHeader {
 
 /** The header length N from a file's first 8 bytes (little-endian u64), bounded by 100 MiB. */
 export function readHeaderLength(first8: Uint8Array): number {
-  if (first8.length < 8) throw new SafetensorsError(`file is ${first8.length} bytes, shorter than the 8-byte header length`);
+  if (first8.length < 8) throw new SafetensorsError('msg.model.st.short', { length: first8.length });
   const n = Number(new DataView(first8.buffer, first8.byteOffset, 8).getBigUint64(0, true));
-  if (n > MAX_HEADER) throw new SafetensorsError(`header length ${n} exceeds ${MAX_HEADER} bytes`);
+  if (n > MAX_HEADER) throw new SafetensorsError('msg.model.st.headerTooLong', { length: n, max: MAX_HEADER });
   return n;
 }
 
@@ -69,51 +72,65 @@ function decodeHeader(bytes: Uint8Array): unknown {
   try {
     return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (e) {
-    throw new SafetensorsError(`header is not valid JSON (${(e as Error).message})`);
+    throw new SafetensorsError('msg.model.st.headerJson', { detail: (e as Error).message });
   }
 }
+
+/** A header value as a message shows it: strings and numbers as JSON, containers by kind (never stringified whole: they may be nested thousands deep). */
+function shown(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v);
+  if (typeof v !== 'object' || v === null) return String(v);
+  return Array.isArray(v) ? 'a list' : 'an object';
+}
+
+/** The format's own dtype names only: `in` and plain lookups would also find "constructor", "toString", … */
+const has = (table: object, key: string) => Object.prototype.hasOwnProperty.call(table, key);
 
 /**
  * Checks the header's entries. `strict` refuses dtypes other than F32/F16/BF16 (parseSafetensors reads
  * values); otherwise every dtype is reported. `dataLength` is the data section's size when known.
  */
 function readEntries(header: unknown, dataLength: number | undefined, strict: boolean): Pick<SafetensorsHeader, 'tensors' | 'metadata'> {
-  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new SafetensorsError('header is not a JSON object');
+  if (typeof header !== 'object' || header === null || Array.isArray(header)) throw new SafetensorsError('msg.model.st.headerNotObject');
   const tensors = new Map<string, HeaderTensorInfo>();
   let metadata: Record<string, string> = {};
   for (const [name, raw] of Object.entries(header as Record<string, unknown>)) {
     if (name === '__metadata__') {
+      // The format defines it as a map of strings to strings; readers look keys up in it, so it is checked here.
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new SafetensorsError('msg.model.st.metadataNotObject', { got: shown(raw) });
+      const bad = Object.entries(raw).find(([, v]) => typeof v !== 'string');
+      if (bad) throw new SafetensorsError('msg.model.st.metadataValue', { key: bad[0], got: shown(bad[1]) });
       metadata = raw as Record<string, string>;
       continue;
     }
     const info = raw as { dtype?: unknown; shape?: unknown; data_offsets?: unknown };
-    if (typeof info !== 'object' || info === null) throw new SafetensorsError(`${name}: entry is not an object`);
-    if (typeof info.dtype !== 'string' || (strict && !(info.dtype in BYTES))) throw new SafetensorsError(`${name}: unsupported dtype ${JSON.stringify(info.dtype)} (supported: F32, F16, BF16)`);
-    if (!Array.isArray(info.shape) || !info.shape.every((d) => Number.isInteger(d) && d >= 0)) throw new SafetensorsError(`${name}: shape must be a list of non-negative integers`);
+    if (typeof info !== 'object' || info === null) throw new SafetensorsError('msg.model.st.entryNotObject', { tensor: name });
+    if (typeof info.dtype !== 'string' || (strict && !has(BYTES, info.dtype))) throw new SafetensorsError('msg.model.st.dtype', { tensor: name, dtype: shown(info.dtype) });
+    if (!Array.isArray(info.shape) || !info.shape.every((d) => Number.isInteger(d) && d >= 0)) throw new SafetensorsError('msg.model.st.shape', { tensor: name });
     const off = info.data_offsets;
-    if (!Array.isArray(off) || off.length !== 2 || !off.every((x) => Number.isInteger(x) && x >= 0)) throw new SafetensorsError(`${name}: data_offsets must be two non-negative integers`);
+    if (!Array.isArray(off) || off.length !== 2 || !off.every((x) => Number.isInteger(x) && x >= 0)) throw new SafetensorsError('msg.model.st.offsets', { tensor: name });
     const [begin, end] = off as [number, number];
     const rawDtype = info.dtype;
     const shape = info.shape as number[];
-    const bits = DTYPE_BITS[rawDtype];
+    const bits = has(DTYPE_BITS, rawDtype) ? DTYPE_BITS[rawDtype] : undefined;
     // A dtype name this table lacks has no size to check; a known one must match its shape exactly.
     if (bits !== undefined) {
       const expected = Math.ceil((shape.reduce((a, b) => a * b, 1) * bits) / 8);
-      if (end < begin || end - begin !== expected) throw new SafetensorsError(`${name}: ${end - begin} bytes for shape [${shape}] ${rawDtype}, expected ${expected}`);
-    } else if (end < begin) throw new SafetensorsError(`${name}: data_offsets [${begin}, ${end}] end before they begin`);
-    if (dataLength !== undefined && end > dataLength) throw new SafetensorsError(`${name}: data ends at byte ${end} but the data section has ${dataLength} bytes (truncated?)`);
-    tensors.set(name, { dtype: rawDtype in BYTES ? (rawDtype as DType) : null, rawDtype, shape, begin, end });
+      if (end < begin || end - begin !== expected) throw new SafetensorsError('msg.model.st.size', { tensor: name, bytes: end - begin, shape: String(shape), dtype: rawDtype, expected });
+    } else if (end < begin) throw new SafetensorsError('msg.model.st.offsetsOrder', { tensor: name, begin, end });
+    if (dataLength !== undefined && end > dataLength) throw new SafetensorsError('msg.model.st.truncatedTensor', { tensor: name, end, length: dataLength });
+    tensors.set(name, { dtype: has(BYTES, rawDtype) ? (rawDtype as DType) : null, rawDtype, shape, begin, end });
   }
   const ranges = [...tensors.entries()].sort((a, b) => a[1].begin - b[1].begin);
   for (let i = 1; i < ranges.length; i++) {
-    if (ranges[i]![1].begin < ranges[i - 1]![1].end) throw new SafetensorsError(`${ranges[i]![0]} overlaps ${ranges[i - 1]![0]}`);
+    if (ranges[i]![1].begin < ranges[i - 1]![1].end) throw new SafetensorsError('msg.model.st.overlap', { tensor: ranges[i]![0], other: ranges[i - 1]![0] });
   }
   return { tensors, metadata };
 }
 
 export function parseSafetensors(bytes: Uint8Array): SafetensorsFile {
   const n = readHeaderLength(bytes);
-  if (8 + n > bytes.length) throw new SafetensorsError(`header claims ${n} bytes but the file has only ${bytes.length - 8} after the length (truncated?)`);
+  if (8 + n > bytes.length) throw new SafetensorsError('msg.model.st.truncatedHeader', { length: n, have: bytes.length - 8 });
   const header = decodeHeader(bytes.subarray(8, 8 + n));
   const data = bytes.subarray(8 + n);
   const { tensors: entries, metadata } = readEntries(header, data.length, true);
@@ -130,8 +147,8 @@ export function parseSafetensors(bytes: Uint8Array): SafetensorsFile {
  */
 export function parseSafetensorsHeader(headerBytes: Uint8Array, fileSize?: number): SafetensorsHeader {
   const n = readHeaderLength(headerBytes);
-  if (fileSize !== undefined && 8 + n > fileSize) throw new SafetensorsError(`header claims ${n} bytes but the file has only ${fileSize - 8} after the length (truncated?)`);
-  if (8 + n > headerBytes.length) throw new SafetensorsError(`header claims ${n} bytes but only ${headerBytes.length - 8} were given after the length`);
+  if (fileSize !== undefined && 8 + n > fileSize) throw new SafetensorsError('msg.model.st.truncatedHeader', { length: n, have: fileSize - 8 });
+  if (8 + n > headerBytes.length) throw new SafetensorsError('msg.model.st.headerGiven', { length: n, have: headerBytes.length - 8 });
   const header = decodeHeader(headerBytes.subarray(8, 8 + n));
   const { tensors, metadata } = readEntries(header, fileSize === undefined ? undefined : fileSize - 8 - n, false);
   let dataEnd = 0;
@@ -142,7 +159,7 @@ export function parseSafetensorsHeader(headerBytes: Uint8Array, fileSize?: numbe
 /** A tensor's values as float32 (F16 and BF16 are upcast exactly). A new array: callers may keep or change it. */
 export function readFloat32(file: SafetensorsFile, name: string): Float32Array {
   const info = file.tensors.get(name);
-  if (!info) throw new SafetensorsError(`no tensor named ${name}`);
+  if (!info) throw new SafetensorsError('msg.model.st.noTensor', { tensor: name });
   const raw = file.data.subarray(info.begin, info.end);
   if (info.dtype === 'F32') return f32View(raw).slice();
   return info.dtype === 'F16' ? f16BitsToF32(u16View(raw)) : bf16BitsToF32(u16View(raw));

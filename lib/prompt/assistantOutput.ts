@@ -1,6 +1,7 @@
 // Generated assistant text split into what the views show: the <think> block, the answer text and the
 // <tool_call> blocks (Qwen3's chat-template format), also while it is still streaming; and the call-limit
 // decision of that text. Never throws on model output. No DOM, no Node APIs.
+import { en, msg, type Message } from '../io/msg';
 
 export interface ParsedToolCall {
   /** The call's "name"; for malformed JSON, read leniently from the raw text ('' if none found). */
@@ -11,6 +12,13 @@ export interface ParsedToolCall {
   raw: string;
   /** Why the block is not a valid call: bad JSON, no name, or no </tool_call> (yet). */
   error?: string;
+  /** `error` as a coded message (lib/i18n/message.ts), for the interface's language. */
+  errorCoded?: Message;
+}
+
+/** A call that is not valid: its fields, and why in English and coded. */
+function invalid(name: string, args: unknown, raw: string, why: Message): ParsedToolCall {
+  return { name, arguments: args, raw, error: en(why), errorCoded: why };
 }
 
 export interface ParsedAssistant {
@@ -42,16 +50,17 @@ function lenientName(raw: string): string {
 
 function parseCall(inner: string, closed: boolean): ParsedToolCall {
   const raw = inner.trim();
-  if (!closed) return { name: lenientName(raw), arguments: undefined, raw, error: `no ${CALL_CLOSE} (unterminated or still streaming)` };
+  if (!closed) return invalid(lenientName(raw), undefined, raw, msg('msg.import.prompt.callUnclosed', { close: CALL_CLOSE }));
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch (e) {
-    return { name: lenientName(raw), arguments: undefined, raw, error: `not valid JSON: ${(e as Error).message}` };
+    return invalid(lenientName(raw), undefined, raw, msg('msg.import.prompt.callJson', { detail: (e as Error).message }));
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { name: '', arguments: undefined, raw, error: 'not a JSON object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return invalid('', undefined, raw, msg('msg.import.prompt.callObject'));
   const obj = value as Record<string, unknown>;
-  if (typeof obj.name !== 'string' || obj.name === '') return { name: '', arguments: obj.arguments, raw, error: 'no "name" string' };
+  if (typeof obj.name !== 'string' || obj.name === '') return invalid('', obj.arguments, raw, msg('msg.import.prompt.callName'));
+
   return { name: obj.name, arguments: obj.arguments, raw };
 }
 

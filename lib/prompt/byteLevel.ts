@@ -1,5 +1,6 @@
 // GPT-2 style byte-level alphabet: each byte maps to one printable character in BPE token strings.
 // Used to turn token strings back into bytes (offsets, decoding, byte-fallback markers).
+import { PromptError } from './promptError';
 
 function buildTables(): { byteToChar: string[]; charToByte: Map<string, number> } {
   const bs: number[] = [];
@@ -34,7 +35,8 @@ export function tokenBytes(token: string): Uint8Array {
   const out = new Uint8Array(token.length);
   for (let i = 0; i < token.length; i++) {
     const b = charToByte.get(token[i]!);
-    if (b === undefined) throw new Error(`not a byte-level token: ${JSON.stringify(token)}`);
+    if (b === undefined) throw new PromptError('msg.import.prompt.notByteLevel', { token: JSON.stringify(token) });
+
     out[i] = b;
   }
   return out;

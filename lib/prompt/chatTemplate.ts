@@ -3,6 +3,7 @@
 // without downloading transformers.js (and the onnxruntime-web build it imports), which only the worker needs.
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import type { ChatRequest } from '../scenarios/types';
+import { PromptError } from './promptError';
 
 export type Tokenizer = PreTrainedTokenizer;
 
@@ -36,7 +37,7 @@ export function renderRequest(tok: Tokenizer, request: ChatRequest, opts: Render
     add_generation_prompt: opts.addGenerationPrompt ?? false,
     ...(opts.enableThinking === undefined ? {} : { enable_thinking: opts.enableThinking }),
   } as never);
-  if (typeof out !== 'string') throw new Error('chat template did not return text');
+  if (typeof out !== 'string') throw new PromptError('msg.import.prompt.noText');
   return out;
 }
 
@@ -51,7 +52,8 @@ export function renderToolJson(tok: Tokenizer, request: ChatRequest): string[] {
     tools: request.tools as never,
     tokenize: false,
   } as never);
-  if (typeof out !== 'string') throw new Error('tojson template did not return text');
+  if (typeof out !== 'string') throw new PromptError('msg.import.prompt.noToJson');
+
   return out.split('\n').slice(0, request.tools.length);
 }
 

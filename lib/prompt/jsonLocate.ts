@@ -1,6 +1,7 @@
 // JSON text → JSON.parse's value plus the place of every value, named in the request validator's path grammar
 // (`messages[3].tool_calls[0].function.arguments`); jsonc-parser in strict mode, with our messages for its errors.
-import { format, visit } from 'jsonc-parser';
+import { visit } from 'jsonc-parser';
+import { en, msg, verbatim, type Message } from '../io/msg';
 
 // Syntax errors say why and where (line and column, 1-based, columns in UTF-16 code units; only "\n" starts a
 // line, as in a textarea's value). Texts accepted and refused are exactly JSON.parse's.
@@ -34,6 +35,8 @@ export interface JsonNode {
 export interface JsonSyntaxError {
   /** Why, without the place: "expected ',' or '}' after an object member". */
   reason: string;
+  /** The reason as a coded message, for the interface's language (lib/i18n/message.ts). */
+  coded: Message;
   offset: number;
   line: number;
   column: number;
@@ -83,7 +86,8 @@ export function parsePath(path: string): (string | number)[] | null {
         i = j + 2;
       } else {
         const m = /^\[(0|[1-9][0-9]*)\]/.exec(path.slice(i, i + 24));
-        if (!m) return null;
+        // An index beyond 2^53 is no array index (and would print back as 1e+22).
+        if (!m || !Number.isSafeInteger(Number(m[1]))) return null;
         steps.push(Number(m[1]));
         i += m[0].length;
       }
@@ -146,7 +150,7 @@ export function lineColumn(text: string, offset: number): { line: number; column
 class Fail {
   constructor(
     readonly offset: number,
-    readonly reason: string,
+    readonly reason: Message,
   ) {}
 }
 
@@ -155,14 +159,16 @@ const HEX4 = /^[0-9A-Fa-f]{0,4}/;
 const CONTROL_NAMES: Record<number, string> = { 8: '\\b', 9: '\\t', 10: '\\n', 12: '\\f', 13: '\\r' };
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-function describeChar(text: string, pos: number): string {
+function describeChar(text: string, pos: number): Message {
   const c = text.charCodeAt(pos);
-  if (c < 32 || c === 127) return `control character U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-  return `'${String.fromCodePoint(text.codePointAt(pos)!)}'`;
+  if (c < 32 || c === 127) return msg('msg.import.json.control', { code: c.toString(16).toUpperCase().padStart(4, '0') });
+  return verbatim(`'${String.fromCodePoint(text.codePointAt(pos)!)}'`);
 }
 
-const unterminated = (start: number) => new Fail(start, 'unterminated string: the text ends before its closing "');
-const EXPECT_VALUE = 'expected a value (a string, number, object, array, true, false or null)';
+const unterminated = (start: number) => new Fail(start, msg('msg.import.json.unterminated'));
+const EXPECT_VALUE = msg('msg.import.json.value');
+/** "<expected>; found <what>". */
+const found = (expected: Message, what: Message) => msg('msg.import.json.found', undefined, undefined, { expected, found: what });
 
 /**
  * Parses `text` as JSON (strictly: what JSON.parse accepts, and the same value) and records where each
@@ -204,29 +210,29 @@ export function parseJsonLocated(text: string, options: { maxDepth?: number } = 
   /** The text ended where more JSON was needed. */
   const ended = (): Fail => {
     const at = stack[stack.length - 1]?.range;
-    if (!at) return new Fail(n, text.trim() === '' ? 'the text is empty: expected a JSON value' : 'the text ends before the JSON does (truncated?)');
-    return new Fail(n, `the text ends before the JSON does: '${text[at.offset]}' at line ${at.line}, column ${at.column} is not closed`);
+    if (!at) return new Fail(n, text.trim() === '' ? msg('msg.import.json.empty') : msg('msg.import.req.jsonEnded'));
+    return new Fail(n, msg('msg.import.json.notClosed', { ch: text[at.offset]!, line: at.line, column: at.column }));
   };
   /** `wantValue`: a value or a key was expected here, so a bare word is probably a quoting mistake. */
-  const unexpected = (pos: number, expected: string, wantValue = false): Fail => {
+  const unexpected = (pos: number, expected: Message, wantValue = false): Fail => {
     if (pos >= n) return ended();
     const c = text.charCodeAt(pos);
-    if (c === 39) return new Fail(pos, `${expected}; found ' (JSON strings and keys need double quotes)`);
-    if (c === 47 && (text[pos + 1] === '/' || text[pos + 1] === '*')) return new Fail(pos, `${expected}; found a comment (JSON has no comments)`);
+    if (c === 39) return new Fail(pos, found(expected, msg('msg.import.json.singleQuote')));
+    if (c === 47 && (text[pos + 1] === '/' || text[pos + 1] === '*')) return new Fail(pos, found(expected, msg('msg.import.json.comment')));
     const w = WORD.exec(text.slice(pos, pos + 40))?.[0];
-    if (!w) return new Fail(pos, `${expected}; found ${describeChar(text, pos)}`);
-    if (!wantValue) return new Fail(pos, `${expected}; found '${w}'`);
+    if (!w) return new Fail(pos, found(expected, describeChar(text, pos)));
+    if (!wantValue) return new Fail(pos, found(expected, verbatim(`'${w}'`)));
     const hint =
       w === 'NaN' || w === 'Infinity'
-        ? 'JSON has no NaN or Infinity'
+        ? msg('msg.import.json.hintNaN')
         : /^(true|false|null)$/i.test(w)
-          ? 'JSON writes true, false and null in lower case'
+          ? msg('msg.import.json.hintCase')
           : w === 'undefined'
-            ? 'JSON has no undefined; use null'
-            : 'strings and keys need double quotes';
-    return new Fail(pos, `${expected}; found '${w}' (${hint})`);
+            ? msg('msg.import.json.hintUndefined')
+            : msg('msg.import.json.hintQuotes');
+    return new Fail(pos, found(expected, msg('msg.import.json.word', { word: w }, undefined, { hint })));
   };
-  const inNumber = (p: number, reason: string): Fail => (p >= n ? ended() : new Fail(p, `${reason}; found ${describeChar(text, p)}`));
+  const inNumber = (p: number, reason: Message): Fail => (p >= n ? ended() : new Fail(p, found(reason, describeChar(text, p))));
 
   /** The end of the string, number or literal at `start`, or what is wrong with it. */
   const scanValue = (start: number): number | Fail => {
@@ -242,15 +248,15 @@ export function parseJsonLocated(text: string, options: { maxDepth?: number } = 
           const e = t[p + 1];
           if (e === 'u') {
             const hex = HEX4.exec(t.slice(p + 2, p + 6))![0];
-            if (hex.length < 4) return p + 2 + hex.length >= n ? unterminated(start) : new Fail(p, `invalid escape '${t.slice(p, p + 3 + hex.length)}' in a string: \\u needs four hex digits`);
+            if (hex.length < 4) return p + 2 + hex.length >= n ? unterminated(start) : new Fail(p, msg('msg.import.json.escapeHex', { escape: t.slice(p, p + 3 + hex.length) }));
             p += 5;
           } else if (e !== undefined && '"\\/bfnrt'.includes(e)) p++;
           else if (e === undefined) return unterminated(start);
-          else return new Fail(p, `invalid escape '\\${e < ' ' ? '' : e}' in a string (JSON has \\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX)`);
+          else return new Fail(p, msg('msg.import.json.escape', { escape: `\\${e < ' ' ? '' : e}` }));
         } else if (c < 32) {
-          if (c === 10) return new Fail(start, 'the string is not closed before the end of the line (a line break inside a string is written \\n)');
+          if (c === 10) return new Fail(start, msg('msg.import.json.lineBreak'));
           const hex = c.toString(16);
-          return new Fail(p, `bare control character U+${hex.toUpperCase().padStart(4, '0')} in a string (write it escaped: ${CONTROL_NAMES[c] ?? `\\u${hex.padStart(4, '0')}`})`);
+          return new Fail(p, msg('msg.import.json.controlInString', { code: hex.toUpperCase().padStart(4, '0'), escaped: CONTROL_NAMES[c] ?? `\\u${hex.padStart(4, '0')}` }));
         }
       }
     }
@@ -258,15 +264,15 @@ export function parseJsonLocated(text: string, options: { maxDepth?: number } = 
       if (c === 45) c = t.charCodeAt(++p);
       if (c === 48) c = t.charCodeAt(++p); // a digit after it is caught in onLiteralValue
       else if (isDigit(c)) while (isDigit((c = t.charCodeAt(++p))));
-      else return inNumber(p, "expected a digit after '-'");
+      else return inNumber(p, msg('msg.import.json.digitMinus'));
       if (c === 46) {
-        if (!isDigit(t.charCodeAt(++p))) return inNumber(p, 'expected a digit after the decimal point');
+        if (!isDigit(t.charCodeAt(++p))) return inNumber(p, msg('msg.import.json.digitPoint'));
         while (isDigit((c = t.charCodeAt(++p))));
       }
       if (c === 101 || c === 69) {
         c = t.charCodeAt(++p);
         if (c === 43 || c === 45) c = t.charCodeAt(++p);
-        if (!isDigit(c)) return inNumber(p, 'expected a digit in the exponent');
+        if (!isDigit(c)) return inNumber(p, msg('msg.import.json.digitExponent'));
         while (isDigit(t.charCodeAt(++p)));
       }
       return p;
@@ -279,16 +285,16 @@ export function parseJsonLocated(text: string, options: { maxDepth?: number } = 
   const explain = (pos: number): Fail => {
     const top = stack[stack.length - 1];
     if (expect === 'value' || expect === 'key') {
-      if (comma >= 0 && text[pos] === (top?.items ? ']' : '}')) return new Fail(comma, `trailing comma: no ${top?.items ? 'element' : 'member'} follows this ',' before '${text[pos]}'`);
+      if (comma >= 0 && text[pos] === (top?.items ? ']' : '}')) return new Fail(comma, msg(top?.items ? 'msg.import.json.trailingElement' : 'msg.import.json.trailingMember', { ch: text[pos]! }));
       if (pos >= n) return ended();
-      if (expect === 'key' && text[pos] !== '"') return unexpected(pos, comma >= 0 ? "expected a key in double quotes after ','" : "expected a key in double quotes or '}'", true);
+      if (expect === 'key' && text[pos] !== '"') return unexpected(pos, msg(comma >= 0 ? 'msg.import.json.keyAfterComma' : 'msg.import.json.keyOrClose'), true);
       const end = scanValue(pos);
       if (end instanceof Fail) return end;
       // A whole literal glued to more of a word ('truex'): jsonc-parser refuses the word, we the rest of it.
       pos = end;
     }
-    if (expect === 'colon') return unexpected(pos, `expected ':' after the key ${JSON.stringify(keyName.length > 40 ? keyName.slice(0, 40) + '…' : keyName)}`);
-    return unexpected(pos, !top ? 'unexpected text after the JSON value (only one value is allowed)' : top.items ? "expected ',' or ']' after an array element" : "expected ',' or '}' after an object member");
+    if (expect === 'colon') return unexpected(pos, msg('msg.import.json.colon', { key: JSON.stringify(keyName.length > 40 ? keyName.slice(0, 40) + '…' : keyName) }));
+    return unexpected(pos, msg(!top ? 'msg.import.json.afterValue' : top.items ? 'msg.import.json.afterElement' : 'msg.import.json.afterMember'));
   };
 
   /** A new value at `offset`, added to its container (a repeated key keeps its place in `members`, as JSON.parse does). */
@@ -304,7 +310,7 @@ export function parseJsonLocated(text: string, options: { maxDepth?: number } = 
     return node;
   };
   const begin = (type: 'object' | 'array') => (offset: number) => {
-    if (stack.length >= maxDepth) throw new Fail(offset, `nested deeper than ${maxDepth} levels of objects and arrays`);
+    if (stack.length >= maxDepth) throw new Fail(offset, msg('msg.import.req.tooDeep', { max: maxDepth }));
     const node = place(type, offset);
     if (type === 'object') node.members = new Map();
     else node.items = [];
@@ -337,7 +343,7 @@ export function parseJsonLocated(text: string, options: { maxDepth?: number } = 
         },
         onLiteralValue: (value: unknown, offset: number, length: number) => {
           // jsonc-parser reads "012" as the numbers 0 and 12 (only a leading 0 can end a number before a digit).
-          if (typeof value === 'number' && isDigit(text.charCodeAt(offset + length))) throw new Fail(offset + length - 1, 'numbers cannot have leading zeros');
+          if (typeof value === 'number' && isDigit(text.charCodeAt(offset + length))) throw new Fail(offset + length - 1, msg('msg.import.json.leadingZeros'));
           const type = value === null ? 'null' : (typeof value as 'string' | 'number' | 'boolean');
           finish(place(type, offset).range, offset + length);
         },
@@ -352,26 +358,65 @@ export function parseJsonLocated(text: string, options: { maxDepth?: number } = 
   } catch (e) {
     if (!(e instanceof Fail)) throw e;
     const { line, column } = lineColumn(text, e.offset);
-    return { ok: false, error: { reason: e.reason, offset: e.offset, line, column, message: `line ${line}, column ${column}: ${e.reason}` } };
+    const reason = en(e.reason);
+    return { ok: false, error: { reason, coded: e.reason, offset: e.offset, line, column, message: `line ${line}, column ${column}: ${reason}` } };
+
   }
 }
 
 /**
- * Pretty-prints valid JSON with `indent` spaces (jsonc-parser's formatter), keeping every token as written
- * (numbers such as 1.0 or 1e400, escapes, repeated keys): only whitespace changes. For text JSON.stringify
- * would print the same way it equals JSON.stringify(JSON.parse(text), null, indent). Syntax errors come back unchanged.
+ * Pretty-prints valid JSON with `indent` spaces (0 to 10, as JSON.stringify takes them), keeping every token
+ * as written (numbers such as 1.0 or 1e400, escapes, repeated keys): only whitespace changes. For text
+ * JSON.stringify would print the same way it equals JSON.stringify(JSON.parse(text), null, indent).
+ * Syntax errors come back unchanged. (jsonc-parser's formatter wrote "undefined" into the text at some
+ * depths, e.g. 100 levels at indent 2, and took an indent of 0 for 4; this one is a single linear pass.)
  */
 export function formatJson(text: string, indent = 2): { ok: true; text: string } | { ok: false; error: JsonSyntaxError } {
   const parsed = parseJsonLocated(text);
   if (!parsed.ok) return parsed;
-  // In valid JSON a raw "\r" is whitespace; the formatter would copy it into its line breaks.
-  const src = text.replaceAll('\r', ' ');
-  let out = '';
-  let last = 0;
-  // The edits come in text order; applied in one pass (applyEdits re-copies the text for each).
-  for (const e of format(src, undefined, { tabSize: indent, insertSpaces: true, eol: '\n' })) {
-    out += src.slice(last, e.offset) + e.content;
-    last = e.offset + e.length;
+  const pad = ' '.repeat(Math.max(0, Math.min(10, Math.floor(indent) || 0)));
+  const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+  const out: string[] = [];
+  let depth = 0;
+  const newline = () => (pad ? '\n' + pad.repeat(depth) : '');
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) i++;
+    else if (c === 34) {
+      // A string, copied as written up to its closing quote (the text is valid, so there is one).
+      let j = i + 1;
+      while (text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1;
+      out.push(text.slice(i, j + 1));
+      i = j + 1;
+    } else if (c === 123 || c === 91) {
+      let j = i + 1;
+      while (j < n && isSpace(text.charCodeAt(j))) j++;
+      if (text.charCodeAt(j) === c + 2) {
+        out.push(c === 123 ? '{}' : '[]'); // an empty object or array stays on its line
+        i = j + 1;
+      } else {
+        depth++;
+        out.push(text[i] + newline());
+        i++;
+      }
+    } else if (c === 125 || c === 93) {
+      depth--;
+      out.push(newline() + text[i]);
+      i++;
+    } else if (c === 44) {
+      out.push(',' + newline());
+      i++;
+    } else if (c === 58) {
+      out.push(pad ? ': ' : ':');
+      i++;
+    } else {
+      // A number or a literal: up to the next delimiter.
+      let j = i + 1;
+      while (j < n && !isSpace(text.charCodeAt(j)) && !',:]}'.includes(text[j]!)) j++;
+      out.push(text.slice(i, j));
+      i = j;
+    }
   }
-  return { ok: true, text: out + src.slice(last) };
+  return { ok: true, text: out.join('') };
 }

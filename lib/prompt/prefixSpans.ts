@@ -5,6 +5,8 @@
 import type { ChatMessage, ChatRequest } from '../scenarios/types';
 import type { RenderOptions } from './chatTemplate';
 import { isStatusBar, TOOLS_MESSAGE, type Piece, type Role, type Segment } from './layout';
+import { messageOf } from '../i18n/message';
+import { en, msg, verbatim, type Message } from '../io/msg';
 
 /** The model's chat template applied to a request (throws when the template refuses it). */
 export type RenderFn = (request: ChatRequest, opts: RenderOptions) => string;
@@ -14,10 +16,13 @@ export interface PrefixPieces {
   pieces: Piece[] | null;
   /** Where prefix stability broke and how that was handled; why attribution failed. */
   notes: string[];
+  /** The same notes as messages, for the interface's language (lib/i18n/message.ts). */
+  codedNotes: Message[];
 }
 
-/** The note prompt.ts adds when these pieces label a prompt. */
-export const PREFIX_METHOD = "spans from rendering each prefix of the message list with the model's chat template";
+/** The note prompt.ts adds when these pieces label a prompt (PREFIX_METHOD is its English text). */
+export const PREFIX_METHOD_MESSAGE = msg('msg.import.prefix.method');
+export const PREFIX_METHOD = en(PREFIX_METHOD_MESSAGE);
 
 interface Labelled {
   start: number;
@@ -238,11 +243,12 @@ function locateTools(text: string, tools: NonNullable<ChatRequest['tools']>, lo:
 
 const MAX_BREAKS_SHOWN = 3;
 
-function tryRender(render: RenderFn, request: ChatRequest, opts: RenderOptions): { text: string } | { error: string } {
+function tryRender(render: RenderFn, request: ChatRequest, opts: RenderOptions): { text: string } | { error: string; coded: Message } {
   try {
     return { text: render(request, opts) };
   } catch (e) {
-    return { error: e instanceof Error ? e.message : String(e) };
+    const error = e instanceof Error ? e.message : String(e);
+    return { error, coded: messageOf(e) ?? verbatim(error) };
   }
 }
 
@@ -253,12 +259,13 @@ function tryRender(render: RenderFn, request: ChatRequest, opts: RenderOptions):
 export function* prefixPiecesSteps(request: ChatRequest, opts: RenderOptions, render: RenderFn, full: string): Generator<void, PrefixPieces> {
   const msgs = request.messages;
   const n = msgs.length;
-  const notes: string[] = [];
+  const notes: Message[] = [];
+  const done = (pieces: Piece[] | null): PrefixPieces => ({ pieces, notes: notes.map(en), codedNotes: notes });
   const bare: RenderOptions = { ...opts, addGenerationPrompt: false };
 
   // bounds[k]: where the text of messages[0..k) ends in `full`, when the render of that prefix is a prefix of
   // `full` (k = n: all messages, no generation prompt; what follows is the generation prompt).
-  const renders: Array<{ text: string } | { error: string }> = [];
+  const renders: Array<{ text: string } | { error: string; coded: Message }> = [];
   const bounds: Array<number | undefined> = [0];
   for (let k = 1; k <= n; k++) {
     const r = k === n && !opts.addGenerationPrompt ? { text: full } : tryRender(render, { ...request, messages: msgs.slice(0, k) }, bare);
@@ -268,17 +275,19 @@ export function* prefixPiecesSteps(request: ChatRequest, opts: RenderOptions, re
     yield;
   }
 
-  const breaks: string[] = [];
+  const breaks: Message[] = [];
   // The first few breaks in full, then a count (a long agent run in a Qwen-style template breaks at every tool turn).
-  const listBreaks = () => {
-    const shown = breaks.slice(0, MAX_BREAKS_SHOWN).join('; ');
-    return breaks.length > MAX_BREAKS_SHOWN ? `${shown}; and ${breaks.length - MAX_BREAKS_SHOWN} more messages` : shown;
+  const listBreaks = (): Message => {
+    const shownList = breaks.slice(0, MAX_BREAKS_SHOWN);
+    let shown = shownList[shownList.length - 1]!;
+    for (let i = shownList.length - 2; i >= 0; i--) shown = msg('msg.import.prefix.join', undefined, undefined, { first: shownList[i]!, rest: shown });
+    return breaks.length > MAX_BREAKS_SHOWN ? msg('msg.import.prefix.andMore', { n: breaks.length - MAX_BREAKS_SHOWN }, undefined, { list: shown }) : shown;
   };
-  const why = (k: number): string => {
+  const why = (k: number): Message => {
     const r = renders[k]!;
-    const which = k === n ? 'all messages without the generation prompt' : `messages 0–${k - 1}`;
-    if ('error' in r) return `the template refused to render ${which}: ${r.error}`;
-    return `the render of ${which} is not a prefix of the full render (they part at character ${commonPrefixLength(r.text, full)})`;
+    const which = k === n ? msg('msg.import.prefix.allMessages') : msg('msg.import.prefix.messages', { last: k - 1 });
+    if ('error' in r) return msg('msg.import.prefix.refused', undefined, undefined, { which, error: r.coded });
+    return msg('msg.import.prefix.notPrefix', { at: commonPrefixLength(r.text, full) }, undefined, { which });
   };
   const nextKnown = (k: number) => {
     for (let j = k + 1; j <= n; j++) if (bounds[j] !== undefined) return bounds[j]!;
@@ -302,15 +311,12 @@ export function* prefixPiecesSteps(request: ChatRequest, opts: RenderOptions, re
       locateMessage(full, msgs, i, lo, known, claims, true);
       continue;
     }
-    breaks.push(`message ${i} (${msgs[i]!.role}): ${why(k)}`);
+    breaks.push(msg('msg.import.prefix.break', { i, role: msgs[i]!.role }, undefined, { why: why(k) }));
     const limit = nextKnown(k);
     const { found, missing } = locateMessage(full, msgs, i, lo, limit, claims, false);
     if (missing) {
-      notes.push(
-        `${PREFIX_METHOD}: prefix stability breaks at ${listBreaks()}; the content of message ${i} is not in the ` +
-          `render after character ${lo}, so the text cannot be attributed to messages; spans not derived`,
-      );
-      return { pieces: null, notes };
+      notes.push(msg('msg.import.prefix.lost', { i, lo }, undefined, { method: PREFIX_METHOD_MESSAGE, breaks: listBreaks() }));
+      return done(null);
     }
     // Its end: after its last located piece, plus the closing text the template writes there when the message
     // is last (as in the prefix render, or in a render without tools when the template refused the prefix) as
@@ -334,9 +340,10 @@ export function* prefixPiecesSteps(request: ChatRequest, opts: RenderOptions, re
     for (const r of claims.ranges) if (r.start < end && r.end > end) end = r.end;
     bounds[k] = end;
   }
-  if (breaks.length) notes.push(`prefix stability breaks at ${listBreaks()}; those messages end after their content and the closing text the template writes after it`);
+  if (breaks.length) notes.push(msg('msg.import.prefix.breaks', undefined, undefined, { breaks: listBreaks() }));
 
-  return { pieces: toPieces(full, msgs, bounds as number[], claims), notes };
+  return done(toPieces(full, msgs, bounds as number[], claims));
+
 }
 
 /** Claimed ranges, and template text between them owned by the message whose stretch it lies in. */

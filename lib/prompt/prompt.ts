@@ -4,7 +4,9 @@ import type { ChatRequest } from '../scenarios/types';
 import { tokenBytes } from './byteLevel';
 import { layoutPieces, TOOLS_MESSAGE, type Piece, type Role, type Segment } from './layout';
 import { encodeText, renderRequest, renderToolJson, type RenderOptions, type Tokenizer } from './chatTemplate';
-import { PREFIX_METHOD, prefixPiecesSteps } from './prefixSpans';
+import { PREFIX_METHOD_MESSAGE, prefixPiecesSteps } from './prefixSpans';
+import { PromptError } from './promptError';
+import { en, msg, type Message } from '../io/msg';
 import { tokensFromBytes } from './tokenText';
 
 export type { Role, Segment } from './layout';
@@ -54,6 +56,8 @@ export interface Prompt {
   messageCount: number;
   /** Things a reader should know (normalised text, spans read off prefix renders, spans that could not be derived). */
   notes: string[];
+  /** The same notes as messages, for the interface's language (lib/i18n/message.ts). */
+  codedNotes?: Message[];
 }
 
 export type PromptOptions = RenderOptions;
@@ -85,7 +89,8 @@ function idBytes(tok: Tokenizer, id: number): { bytes: Uint8Array; special: bool
   let hit = cache.get(id);
   if (!hit) {
     const s = tok._tokenizer.id_to_token(id);
-    if (s === undefined) throw new Error(`token id ${id} is not in the vocabulary`);
+    if (s === undefined) throw new PromptError('msg.import.prompt.notInVocab', { id });
+
     hit = { bytes: tokenBytes(s), special: false };
     cache.set(id, hit);
   }
@@ -130,13 +135,13 @@ function firstDifference(a: string, b: string): number {
  * How the tokens' text relates to the render: the same, the render normalised to NFC (pieces are normalised
  * too), or something else (null: no pieces can be trusted).
  */
-function textForm(rendered: string, text: string, notes: string[]): 'same' | 'nfc' | null {
+function textForm(rendered: string, text: string, notes: Message[]): 'same' | 'nfc' | null {
   if (text === rendered) return 'same';
   if (text === rendered.normalize('NFC')) {
-    notes.push('the tokenizer normalised the rendered text to Unicode NFC; offsets refer to the normalised text');
+    notes.push(msg('msg.import.prompt.nfc'));
     return 'nfc';
   }
-  notes.push(`the tokens do not spell the rendered text (first difference at character ${firstDifference(text, rendered)}); spans not derived`);
+  notes.push(msg('msg.import.prompt.spell', { at: firstDifference(text, rendered) }));
   return null;
 }
 
@@ -153,42 +158,45 @@ function alignPieces(text: string, form: 'same' | 'nfc', pieces: Piece[]): { pie
  * becomes one template span with a note, rather than spans that point at the wrong characters. Yields between
  * template renders (see buildPromptAsync).
  */
-function* labelSteps(tok: Tokenizer, request: ChatRequest, opts: PromptOptions, r: Rendered, text: string, notes: string[]): Generator<void, Piece[] | null> {
+function* labelSteps(tok: Tokenizer, request: ChatRequest, opts: PromptOptions, r: Rendered, text: string, notes: Message[]): Generator<void, Piece[] | null> {
   const form = textForm(r.rendered, text, notes);
   if (!form) return null;
   const layout = alignPieces(text, form, r.pieces);
   if ('pieces' in layout) return layout.pieces;
-  const mismatch =
-    `the chat template's output differs from the Qwen3 layout at character ${layout.at} ` +
-    `(expected ${JSON.stringify(layout.joined.slice(layout.at, layout.at + 30))}, found ${JSON.stringify(text.slice(layout.at, layout.at + 30))})`;
+  const mismatch = msg('msg.import.prompt.mismatch', {
+    at: layout.at,
+    expected: JSON.stringify(layout.joined.slice(layout.at, layout.at + 30)),
+    found: JSON.stringify(text.slice(layout.at, layout.at + 30)),
+  });
   yield;
   const render = (req: ChatRequest, o: RenderOptions) => renderRequest(tok, req, o);
   const prefix = yield* prefixPiecesSteps(request, opts, render, r.rendered);
   const aligned = prefix.pieces && alignPieces(text, form, prefix.pieces);
   if (aligned && 'pieces' in aligned) {
-    notes.push(`${PREFIX_METHOD} (its output differs from the Qwen3 layout at character ${layout.at})`, ...prefix.notes);
+    notes.push(msg('msg.import.prompt.prefixUsed', { at: layout.at }, undefined, { method: PREFIX_METHOD_MESSAGE }), ...prefix.codedNotes);
     return aligned.pieces;
   }
-  notes.push(mismatch, ...prefix.notes);
-  if (aligned) notes.push(`${PREFIX_METHOD}: the labelled pieces differ from the text at character ${aligned.at}; spans not derived`);
+  notes.push(mismatch, ...prefix.codedNotes);
+  if (aligned) notes.push(msg('msg.import.prompt.prefixMisaligned', { at: aligned.at }, undefined, { method: PREFIX_METHOD_MESSAGE }));
   return null;
 }
 
-function finish(ids: number[], tokens: TokenInfo[], text: string, byteStarts: number[], pieces: Piece[] | null, messageCount: number, notes: string[]): Prompt {
+function finish(ids: number[], tokens: TokenInfo[], text: string, byteStarts: number[], pieces: Piece[] | null, messageCount: number, notes: Message[]): Prompt {
   const spans = pieces
     ? spanStage(pieces, byteStarts)
     : ids.length
       ? [{ start: 0, end: ids.length, message: TOOLS_MESSAGE, role: 'system' as const, segment: 'template' as const }]
       : [];
-  return { text, ids, tokens, spans, messageCount, notes };
+  return { text, ids, tokens, spans, messageCount, notes: notes.map(en), codedNotes: notes };
 }
+
 
 /** Renders `request` with the tokenizer's chat template and labels every token. Pure and synchronous. */
 export function buildPrompt(tok: Tokenizer, request: ChatRequest, opts: PromptOptions = {}): Prompt {
   const r = renderStage(tok, request, opts);
   const ids = encodeText(tok, r.rendered);
   const { tokens, text, byteStarts } = tokenStage(tok, ids);
-  const notes: string[] = [];
+  const notes: Message[] = [];
   const steps = labelSteps(tok, request, opts, r, text, notes);
   let s = steps.next();
   while (!s.done) s = steps.next();
@@ -217,7 +225,7 @@ export async function buildPromptAsync(
   await yieldTurn();
   signal?.throwIfAborted();
   const { tokens, text, byteStarts } = tokenStage(tok, ids);
-  const notes: string[] = [];
+  const notes: Message[] = [];
   const steps = labelSteps(tok, request, renderOpts, r, text, notes);
   let s = steps.next();
   while (!s.done) {

@@ -1,7 +1,10 @@
 // The one validator of OpenAI chat-completions request bodies (pasted JSON or objects) → ChatRequest,
 // with path-named errors and notes. Pure data checks: no tokenizer, no rendering, never truncates.
 import { pyJson } from '../scenarios/json';
+import { MAX_DEPTH } from './jsonLocate';
 import type { ChatMessage, ChatRequest, ToolCall, ToolDef } from '../scenarios/types';
+import type { Params, StringKey } from '../i18n';
+import { en, msg, verbatim, type Message } from '../io/msg';
 
 export interface RequestLimits {
   /** Characters of one message (content + reasoning + tool-call names and arguments). */
@@ -20,15 +23,32 @@ export const DEFAULT_LIMITS: RequestLimits = {
   maxErrors: 20,
 };
 
+/**
+ * One problem: `path: message` in English, and the same as a coded message (`key`, `params`, `parts`, with
+ * `where` = `path`) that the interface shows in the user's language (lib/i18n/message.ts describe()).
+ */
 export interface RequestError {
   /** Where, in the request body: `request`, `messages[3].tool_calls[0].function.arguments`, `tools[1].function.name`. */
   path: string;
   message: string;
+  key?: StringKey;
+  params?: Params;
+  parts?: Record<string, Message>;
+  where?: string;
 }
 
+/** `notes` in English; `codedNotes` the same as messages, for the interface's language. */
 export type ValidationResult =
-  | { ok: true; request: ChatRequest; notes: string[] }
-  | { ok: false; errors: RequestError[]; notes: string[] };
+  | { ok: true; request: ChatRequest; notes: string[]; codedNotes?: Message[] }
+  | { ok: false; errors: RequestError[]; notes: string[]; codedNotes?: Message[] };
+
+/** A RequestError for `path` from a message (its text without the path as `message`). */
+export function requestError(path: string, key: StringKey, params?: Params, parts?: Record<string, Message>): RequestError {
+  const e: RequestError = { path, message: en(msg(key, params, undefined, parts)), key, where: path };
+  if (params) e.params = params;
+  if (parts) e.parts = parts;
+  return e;
+}
 
 const ROLES = ['system', 'user', 'assistant', 'tool'] as const;
 const KNOWN_TOP = new Set(['messages', 'tools']);
@@ -56,40 +76,54 @@ export function formatCount(n: number): string {
 export function checkContext(tokenCount: number, maxPositions: number, reserve = 0): RequestError | null {
   const need = tokenCount + reserve;
   if (need <= maxPositions) return null;
-  const what = reserve > 0 ? `${formatCount(tokenCount)} prompt tokens + ${formatCount(reserve)} to generate` : `${formatCount(tokenCount)} tokens`;
-  return {
-    path: 'prompt',
-    message:
-      `${what} do not fit the model's context of ${formatCount(maxPositions)} positions (max_position_embeddings); ` +
-      `${formatCount(need - maxPositions)} too many. Nothing is truncated: shorten the request.`,
-  };
+  const counts = { tokens: formatCount(tokenCount), reserve: formatCount(reserve), max: formatCount(maxPositions), over: formatCount(need - maxPositions) };
+  return requestError('prompt', reserve > 0 ? 'msg.import.req.contextReserve' : 'msg.import.req.context', counts);
 }
 
 class Collector {
   readonly errors: RequestError[] = [];
   dropped = 0;
   constructor(private readonly max: number) {}
-  add(path: string, message: string): void {
-    if (this.errors.length < this.max) this.errors.push({ path, message });
+  add(path: string, key: StringKey, params?: Params, parts?: Record<string, Message>): void {
+    if (this.errors.length < this.max) this.errors.push(requestError(path, key, params, parts));
     else this.dropped++;
   }
   get count(): number {
     return this.errors.length + this.dropped;
   }
   list(): RequestError[] {
-    return this.dropped ? [...this.errors, { path: 'request', message: `${this.dropped} more error(s) not shown` }] : this.errors;
+    return this.dropped ? [...this.errors, requestError('request', 'msg.import.req.more', { n: this.dropped })] : this.errors;
+  }
+}
+
+/** Notes once each, in the order first given. */
+class Notes {
+  private readonly byText = new Map<string, Message>();
+  add(key: StringKey, params?: Params): void {
+    const m = msg(key, params);
+    const text = en(m);
+    if (!this.byText.has(text)) this.byText.set(text, m);
+  }
+  get coded(): Message[] {
+    return [...this.byText.values()];
+  }
+  get texts(): string[] {
+    return [...this.byText.keys()];
   }
 }
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function kind(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'object') return 'an object';
-  if (typeof v === 'string') return `a string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`;
-  return `${typeof v} ${String(v)}`;
+/** A value as an error names it: { got: "an array" } etc., for `got {got}`. */
+function kind(v: unknown): Record<string, Message> {
+  let m: Message;
+  if (v === null) m = msg('msg.import.req.v.null');
+  else if (Array.isArray(v)) m = msg('msg.import.req.v.array');
+  else if (typeof v === 'object') m = msg('msg.import.req.v.object');
+  else if (typeof v === 'string') m = msg('msg.import.req.v.string', { text: JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v) });
+  else m = msg('msg.import.req.v.other', { type: typeof v, value: String(v) });
+  return { got: m };
 }
 
 /** Line and column (1-based) of a UTF-16 offset. */
@@ -122,15 +156,14 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false; er
       ended ||= Number(pos[1]) >= text.trimEnd().length;
     } else if (ended) where = lineColumn(text, text.length);
     const reason = ended
-      ? 'the text ends before the JSON does (truncated?)'
-      : raw.replace(/^JSON\.parse: /, '').replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/ at line \d+ column \d+ of the JSON data$/, '');
-    const at = where ? ` at line ${where.line}, column ${where.column}` : '';
-    return { ok: false, error: { path: 'request', message: `not valid JSON${at}: ${reason}` } };
+      ? msg('msg.import.req.jsonEnded')
+      : verbatim(raw.replace(/^JSON\.parse: /, '').replace(/\s*(in JSON )?at position \d+.*$/, '').replace(/ at line \d+ column \d+ of the JSON data$/, ''));
+    return { ok: false, error: where ? requestError('request', 'msg.import.req.jsonAt', { ...where }, { reason }) : requestError('request', 'msg.import.req.json', undefined, { reason }) };
   }
 }
 
 /** Text of a content field: a string, or text parts joined by "\n" (as vLLM flattens them for string templates). */
-function contentText(v: unknown, path: string, errs: Collector, notes: Set<string>): string | null | undefined {
+function contentText(v: unknown, path: string, errs: Collector, notes: Notes): string | null | undefined {
   if (typeof v === 'string') return v;
   if (v === null) return null;
   if (v === undefined) return undefined;
@@ -138,90 +171,108 @@ function contentText(v: unknown, path: string, errs: Collector, notes: Set<strin
     const texts: string[] = [];
     v.forEach((part, i) => {
       const p = `${path}[${i}]`;
-      if (!isObj(part)) return errs.add(p, `expected a {"type": "text", "text": …} part; got ${kind(part)}`);
+      if (!isObj(part)) return errs.add(p, 'msg.import.req.textPart', undefined, kind(part));
       if (part.type !== 'text') {
-        const t = typeof part.type === 'string' ? `"${part.type}" parts are not supported` : 'part without a "type"';
-        return errs.add(`${p}.type`, `${t}; only {"type": "text", "text": …} parts can be rendered`);
+        if (typeof part.type === 'string') return errs.add(`${p}.type`, 'msg.import.req.partType', { type: part.type });
+        return errs.add(`${p}.type`, 'msg.import.req.partNoType');
       }
-      if (typeof part.text !== 'string') return errs.add(`${p}.text`, `expected a string; got ${kind(part.text)}`);
+      if (typeof part.text !== 'string') return errs.add(`${p}.text`, 'msg.import.req.string', undefined, kind(part.text));
       texts.push(part.text);
     });
-    if (v.length > 1) notes.add('content arrays of text parts are joined with "\\n" into one string');
+    if (v.length > 1) notes.add('msg.import.req.noteJoined');
     return texts.join('\n');
   }
-  errs.add(path, `expected a string, null or an array of text parts; got ${kind(v)}`);
+  errs.add(path, 'msg.import.req.content', undefined, kind(v));
   return undefined;
 }
 
-function validateToolCalls(v: unknown, path: string, errs: Collector, notes: Set<string>): ToolCall[] | undefined {
+/**
+ * True when `v`, found `depth` levels down the request (the request object is level 1), nests objects and
+ * arrays deeper than MAX_DEPTH: the editor's JSON reader refuses such text, and cloning, printing or
+ * serialising a value thousands of levels deep overflows the stack. Counted without recursion.
+ */
+function nestedTooDeep(v: unknown, depth: number): boolean {
+  const stack: [unknown, number][] = [[v, depth]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (d > MAX_DEPTH) return true;
+    for (const c of Array.isArray(x) ? x : Object.values(x as Obj)) if (typeof c === 'object' && c !== null) stack.push([c, d + 1]);
+  }
+  return false;
+}
+const TOO_DEEP = ['msg.import.req.tooDeep', { max: MAX_DEPTH }] as const;
+
+function validateToolCalls(v: unknown, path: string, errs: Collector, notes: Notes): ToolCall[] | undefined {
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) {
-    errs.add(path, `expected an array of tool calls; got ${kind(v)}`);
+    errs.add(path, 'msg.import.req.toolCalls', undefined, kind(v));
     return undefined;
   }
   const out: ToolCall[] = [];
   v.forEach((tc, j) => {
     const p = `${path}[${j}]`;
-    if (!isObj(tc)) return errs.add(p, `expected an object {id, type, function}; got ${kind(tc)}`);
+    if (!isObj(tc)) return errs.add(p, 'msg.import.req.toolCall', undefined, kind(tc));
     let ok = true;
-    if (tc.id === undefined) ok = fail(errs, `${p}.id`, 'missing');
-    else if (typeof tc.id !== 'string' || tc.id === '') ok = fail(errs, `${p}.id`, `expected a non-empty string; got ${kind(tc.id)}`);
-    if (tc.type === undefined) notes.add('tool calls without "type" are taken as "function"');
-    else if (tc.type !== 'function') ok = fail(errs, `${p}.type`, `expected "function"; got ${kind(tc.type)}`);
+    if (tc.id === undefined) ok = fail(errs, `${p}.id`, 'msg.import.req.missing');
+    else if (typeof tc.id !== 'string' || tc.id === '') ok = fail(errs, `${p}.id`, 'msg.import.req.nonEmpty', undefined, kind(tc.id));
+    if (tc.type === undefined) notes.add('msg.import.req.noteCallType');
+    else if (tc.type !== 'function') ok = fail(errs, `${p}.type`, 'msg.import.req.function', undefined, kind(tc.type));
     const fn = tc.function;
     let name = '';
     let args = '';
-    if (!isObj(fn)) ok = fail(errs, `${p}.function`, fn === undefined ? 'missing' : `expected an object {name, arguments}; got ${kind(fn)}`);
+    if (!isObj(fn)) ok = fn === undefined ? fail(errs, `${p}.function`, 'msg.import.req.missing') : fail(errs, `${p}.function`, 'msg.import.req.callFunction', undefined, kind(fn));
     else {
-      if (fn.name === undefined) ok = fail(errs, `${p}.function.name`, 'missing');
-      else if (typeof fn.name !== 'string' || fn.name === '') ok = fail(errs, `${p}.function.name`, `expected a non-empty string; got ${kind(fn.name)}`);
+      if (fn.name === undefined) ok = fail(errs, `${p}.function.name`, 'msg.import.req.missing');
+      else if (typeof fn.name !== 'string' || fn.name === '') ok = fail(errs, `${p}.function.name`, 'msg.import.req.nonEmpty', undefined, kind(fn.name));
       else name = fn.name;
       const a = fn.arguments;
-      if (a === undefined) ok = fail(errs, `${p}.function.arguments`, 'missing');
+      if (a === undefined) ok = fail(errs, `${p}.function.arguments`, 'msg.import.req.missing');
       else if (typeof a === 'string') {
         try {
           JSON.parse(a);
           args = a;
         } catch {
-          ok = fail(errs, `${p}.function.arguments`, 'not valid JSON');
+          ok = fail(errs, `${p}.function.arguments`, 'msg.import.req.argsJson');
         }
-      } else if (isObj(a)) {
+      } else if (isObj(a) && nestedTooDeep(a, 7)) ok = fail(errs, `${p}.function.arguments`, ...TOO_DEEP);
+      else if (isObj(a)) {
         // The API sends a string; an object is what many hand-written logs hold. Python json.dumps style,
         // which is what the template's own `tojson` would print for it.
         args = pyJson(a);
-        notes.add('tool-call arguments given as objects are serialised to JSON strings (", " and ": " separators)');
-      } else ok = fail(errs, `${p}.function.arguments`, `expected a JSON string (or an object); got ${kind(a)}`);
+        notes.add('msg.import.req.noteArgs');
+      } else ok = fail(errs, `${p}.function.arguments`, 'msg.import.req.args', undefined, kind(a));
     }
     if (ok) out.push({ id: tc.id as string, type: 'function', function: { name, arguments: args } });
   });
   return out;
 }
 
-function fail(errs: Collector, path: string, message: string): false {
-  errs.add(path, message);
+function fail(errs: Collector, path: string, key: StringKey, params?: Params, parts?: Record<string, Message>): false {
+  errs.add(path, key, params, parts);
   return false;
 }
 
-function validateTools(v: unknown, errs: Collector, notes: Set<string>): ToolDef[] | undefined {
+function validateTools(v: unknown, errs: Collector, notes: Notes): ToolDef[] | undefined {
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v)) {
-    errs.add('tools', `expected an array of {"type": "function", "function": …}; got ${kind(v)}`);
+    errs.add('tools', 'msg.import.req.tools', undefined, kind(v));
     return undefined;
   }
   const out: ToolDef[] = [];
   v.forEach((t, i) => {
     const p = `tools[${i}]`;
-    if (!isObj(t)) return errs.add(p, `expected an object {type, function}; got ${kind(t)}`);
+    if (!isObj(t)) return errs.add(p, 'msg.import.req.tool', undefined, kind(t));
     let ok = true;
-    if (t.type === undefined) notes.add('tools without "type" are taken as "function"');
-    else if (t.type !== 'function') ok = fail(errs, `${p}.type`, `expected "function"; got ${kind(t.type)}`);
+    if (t.type === undefined) notes.add('msg.import.req.noteToolType');
+    else if (t.type !== 'function') ok = fail(errs, `${p}.type`, 'msg.import.req.function', undefined, kind(t.type));
     const fn = t.function;
-    if (!isObj(fn)) return errs.add(`${p}.function`, fn === undefined ? 'missing' : `expected an object {name, description?, parameters?}; got ${kind(fn)}`);
-    if (fn.name === undefined) ok = fail(errs, `${p}.function.name`, 'missing');
-    else if (typeof fn.name !== 'string' || fn.name === '') ok = fail(errs, `${p}.function.name`, `expected a non-empty string; got ${kind(fn.name)}`);
-    if (fn.description !== undefined && typeof fn.description !== 'string') ok = fail(errs, `${p}.function.description`, `expected a string; got ${kind(fn.description)}`);
-    if (fn.parameters !== undefined && !isObj(fn.parameters)) ok = fail(errs, `${p}.function.parameters`, `expected a JSON Schema object; got ${kind(fn.parameters)}`);
-    for (const k of Object.keys(t)) if (k !== 'type' && k !== 'function') notes.add(`ignored tool field "${k}"`);
+    if (!isObj(fn)) return fn === undefined ? errs.add(`${p}.function`, 'msg.import.req.missing') : errs.add(`${p}.function`, 'msg.import.req.toolFunction', undefined, kind(fn));
+    if (fn.name === undefined) ok = fail(errs, `${p}.function.name`, 'msg.import.req.missing');
+    else if (typeof fn.name !== 'string' || fn.name === '') ok = fail(errs, `${p}.function.name`, 'msg.import.req.nonEmpty', undefined, kind(fn.name));
+    if (fn.description !== undefined && typeof fn.description !== 'string') ok = fail(errs, `${p}.function.description`, 'msg.import.req.string', undefined, kind(fn.description));
+    if (fn.parameters !== undefined && !isObj(fn.parameters)) ok = fail(errs, `${p}.function.parameters`, 'msg.import.req.schema', undefined, kind(fn.parameters));
+    if (nestedTooDeep(fn, 4)) return errs.add(`${p}.function`, ...TOO_DEEP);
+    for (const k of Object.keys(t)) if (k !== 'type' && k !== 'function') notes.add('msg.import.req.noteToolField', { field: k });
     // The function object is kept as sent (key order, extra keys such as "strict"): the template prints it with tojson.
     if (ok) out.push({ type: 'function', function: structuredClone(fn) as ToolDef['function'] });
   });
@@ -232,60 +283,64 @@ function validateTools(v: unknown, errs: Collector, notes: Set<string>): ToolDef
 export function validateRequest(input: unknown, limits: Partial<RequestLimits> = {}): ValidationResult {
   const lim: RequestLimits = { ...DEFAULT_LIMITS, ...limits };
   const errs = new Collector(lim.maxErrors);
-  const notes = new Set<string>();
+  const notes = new Notes();
   const done = (request: ChatRequest | null): ValidationResult =>
-    request && errs.count === 0 ? { ok: true, request, notes: [...notes] } : { ok: false, errors: errs.list(), notes: [...notes] };
+    request && errs.count === 0
+      ? { ok: true, request, notes: notes.texts, codedNotes: notes.coded }
+      : { ok: false, errors: errs.list(), notes: notes.texts, codedNotes: notes.coded };
 
   let body = input;
   if (typeof input === 'string') {
     const parsed = parseJson(input);
-    if (!parsed.ok) return { ok: false, errors: [parsed.error], notes: [] };
+    if (!parsed.ok) return { ok: false, errors: [parsed.error], notes: [], codedNotes: [] };
     body = parsed.value;
   }
   if (!isObj(body)) {
-    errs.add('request', `expected a JSON object with "messages"; got ${kind(body)}`);
+    errs.add('request', 'msg.import.req.body', undefined, kind(body));
     return done(null);
   }
   const ignored = Object.keys(body).filter((k) => !KNOWN_TOP.has(k));
-  if (ignored.length) notes.add(`ignored top-level fields (they do not change the prompt): ${ignored.join(', ')}`);
+  if (ignored.length) notes.add('msg.import.req.noteIgnoredTop', { fields: ignored.join(', ') });
   if (isObj(body.chat_template_kwargs) && typeof body.chat_template_kwargs.enable_thinking === 'boolean') {
-    notes.add(`the request asks for enable_thinking=${body.chat_template_kwargs.enable_thinking}; set thinking in the prompt options to match`);
+    notes.add('msg.import.req.noteThinking', { value: String(body.chat_template_kwargs.enable_thinking) });
   }
 
   const raw = body.messages;
   const messages: ChatMessage[] = [];
-  if (raw === undefined) errs.add('messages', 'missing');
-  else if (!Array.isArray(raw)) errs.add('messages', `expected an array of messages; got ${kind(raw)}`);
-  else if (raw.length === 0) errs.add('messages', 'empty: a request needs at least one message');
+  if (raw === undefined) errs.add('messages', 'msg.import.req.missing');
+  else if (!Array.isArray(raw)) errs.add('messages', 'msg.import.req.messages', undefined, kind(raw));
+  else if (raw.length === 0) errs.add('messages', 'msg.import.req.messagesEmpty');
   else if (raw.length > lim.maxMessages) {
-    errs.add('messages', `${formatCount(raw.length)} messages, over the limit of ${formatCount(lim.maxMessages)}`);
+    errs.add('messages', 'msg.import.req.messagesLimit', { n: formatCount(raw.length), limit: formatCount(lim.maxMessages) });
   }
 
   const toolCallIds: string[] = [];
+  // Looked up once per tool message: a Set keeps a long request linear (an array made 100,000 messages take seconds).
+  const knownIds = new Set<string>();
   const extraFields = new Map<string, number>();
   let total = 0;
   (Array.isArray(raw) ? raw : []).forEach((m, i) => {
     const p = `messages[${i}]`;
-    if (!isObj(m)) return errs.add(p, `expected an object with "role" and "content"; got ${kind(m)}`);
+    if (!isObj(m)) return errs.add(p, 'msg.import.req.message', undefined, kind(m));
     for (const k of Object.keys(m)) if (!KNOWN_MESSAGE.has(k)) extraFields.set(k, (extraFields.get(k) ?? 0) + 1);
-    if (m.role === undefined) return errs.add(`${p}.role`, 'missing');
-    if (typeof m.role !== 'string') return errs.add(`${p}.role`, `expected a string; got ${kind(m.role)}`);
+    if (m.role === undefined) return errs.add(`${p}.role`, 'msg.import.req.missing');
+    if (typeof m.role !== 'string') return errs.add(`${p}.role`, 'msg.import.req.string', undefined, kind(m.role));
     let role: string = m.role;
     if (role === 'developer') {
       // OpenAI's newer name for the system role; chat templates only know "system".
-      notes.add('"developer" messages are rendered as "system"');
+      notes.add('msg.import.req.noteDeveloper');
       role = 'system';
     }
     if (!(ROLES as readonly string[]).includes(role)) {
-      return errs.add(`${p}.role`, `unknown role ${JSON.stringify(role)} (expected ${ROLES.join(', ')})`);
+      return errs.add(`${p}.role`, 'msg.import.req.role', { role: JSON.stringify(role), roles: ROLES.join(', ') });
     }
     const before = errs.count;
     const content = contentText(m.content, `${p}.content`, errs, notes);
-    if (m.tool_calls !== undefined && role !== 'assistant') errs.add(`${p}.tool_calls`, 'only assistant messages carry tool calls');
+    if (m.tool_calls !== undefined && role !== 'assistant') errs.add(`${p}.tool_calls`, 'msg.import.req.onlyCalls');
     if (m.reasoning_content !== undefined && m.reasoning_content !== null && role !== 'assistant') {
-      errs.add(`${p}.reasoning_content`, 'only assistant messages carry reasoning');
+      errs.add(`${p}.reasoning_content`, 'msg.import.req.onlyReasoning');
     }
-    if (m.tool_call_id !== undefined && role !== 'tool') notes.add('"tool_call_id" on non-tool messages is ignored');
+    if (m.tool_call_id !== undefined && role !== 'tool') notes.add('msg.import.req.noteCallId');
 
     let msg: ChatMessage | null = null;
     let chars = content?.length ?? 0;
@@ -294,10 +349,11 @@ export function validateRequest(input: unknown, limits: Partial<RequestLimits> =
       let reasoning: string | undefined;
       if (typeof m.reasoning_content === 'string') reasoning = m.reasoning_content;
       else if (m.reasoning_content !== undefined && m.reasoning_content !== null) {
-        errs.add(`${p}.reasoning_content`, `expected a string; got ${kind(m.reasoning_content)}`);
+        errs.add(`${p}.reasoning_content`, 'msg.import.req.string', undefined, kind(m.reasoning_content));
       }
       for (const c of calls ?? []) {
         toolCallIds.push(c.id);
+        knownIds.add(c.id);
         chars += c.function.name.length + c.function.arguments.length;
       }
       chars += reasoning?.length ?? 0;
@@ -306,35 +362,36 @@ export function validateRequest(input: unknown, limits: Partial<RequestLimits> =
       if (reasoning !== undefined) msg.reasoning_content = reasoning;
     } else {
       if (content === null || (content === undefined && m.content === undefined)) {
-        errs.add(`${p}.content`, `${content === null ? 'null' : 'missing'}: a ${role} message needs text`);
+        errs.add(`${p}.content`, content === null ? 'msg.import.req.contentNull' : 'msg.import.req.contentMissing', { role });
       }
       if (role === 'tool') {
         const id = m.tool_call_id;
-        if (id === undefined) errs.add(`${p}.tool_call_id`, 'missing');
-        else if (typeof id !== 'string') errs.add(`${p}.tool_call_id`, `expected a string; got ${kind(id)}`);
-        else if (!toolCallIds.includes(id)) {
-          const known = toolCallIds.length ? `earlier ids: ${toolCallIds.slice(-5).join(', ')}` : 'no assistant message before it has tool calls';
-          errs.add(`${p}.tool_call_id`, `${JSON.stringify(id)} does not match any earlier tool call (${known})`);
+        if (id === undefined) errs.add(`${p}.tool_call_id`, 'msg.import.req.missing');
+        else if (typeof id !== 'string') errs.add(`${p}.tool_call_id`, 'msg.import.req.string', undefined, kind(id));
+        else if (!knownIds.has(id)) {
+          if (toolCallIds.length) errs.add(`${p}.tool_call_id`, 'msg.import.req.noMatch', { id: JSON.stringify(id), ids: toolCallIds.slice(-5).join(', ') });
+          else errs.add(`${p}.tool_call_id`, 'msg.import.req.noCalls', { id: JSON.stringify(id) });
         }
         if (typeof content === 'string' && typeof id === 'string') msg = { role: 'tool', content, tool_call_id: id };
       } else if (typeof content === 'string') msg = { role, content } as ChatMessage;
     }
     if (chars > lim.maxMessageChars) {
       const where = (content?.length ?? 0) > lim.maxMessageChars ? `${p}.content` : p;
-      errs.add(where, `${formatCount(chars)} characters, over the limit of ${formatCount(lim.maxMessageChars)} per message (nothing is truncated)`);
+      errs.add(where, 'msg.import.req.messageChars', { n: formatCount(chars), limit: formatCount(lim.maxMessageChars) });
     }
     total += chars;
     if (msg && errs.count === before) messages.push(msg);
   });
   if (extraFields.size) {
-    notes.add(`ignored message fields (the chat template does not read them): ${[...extraFields].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(', ')}`);
+    notes.add('msg.import.req.noteIgnoredFields', { fields: [...extraFields].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(', ') });
   }
 
   const tools = validateTools(body.tools, errs, notes);
   for (const t of tools ?? []) total += JSON.stringify(t).length;
   if (total > lim.maxRequestChars) {
-    errs.add('request', `${formatCount(total)} characters in all, over the limit of ${formatCount(lim.maxRequestChars)} per request (nothing is truncated)`);
+    errs.add('request', 'msg.import.req.requestChars', { n: formatCount(total), limit: formatCount(lim.maxRequestChars) });
   }
-  if (tools && tools.length === 0) notes.add('an empty "tools" array renders like no tools');
+  if (tools && tools.length === 0) notes.add('msg.import.req.noteEmptyTools');
+
   return done(tools?.length ? { messages, tools } : { messages });
 }

@@ -7,6 +7,7 @@ import type { ChatMessage, ChatRequest } from './types';
 import { BEIJING_PROMPT, VANCOUVER } from './vancouver';
 import { XFINITY_WITH_STATUS, XFINITY_WITHOUT_STATUS } from './xfinity';
 import { THINKING_SCENARIO } from './thinking';
+import { CodedError } from '../i18n/message';
 
 export interface Text {
   en: string;
@@ -151,8 +152,8 @@ export const SCENARIOS: readonly Scenario[] = [
 
 export const SCENARIO_IDS: readonly string[] = SCENARIOS.map((s) => s.id);
 
-/** Thrown for an unknown scenario or variant id; the message lists what is known. */
-export class ScenarioError extends Error {
+/** Thrown for an unknown scenario or variant id; the message (coded: lib/i18n/message.ts) lists what is known. */
+export class ScenarioError extends CodedError {
   override name = 'ScenarioError';
 }
 
@@ -162,7 +163,7 @@ function describeKnown(): string {
 
 export function getScenario(id: string): Scenario {
   const s = SCENARIOS.find((x) => x.id === id);
-  if (!s) throw new ScenarioError(`unknown scenario "${id}" (known: ${describeKnown()})`);
+  if (!s) throw new ScenarioError('msg.import.scn.unknown', { id, known: describeKnown() });
   return s;
 }
 
@@ -172,8 +173,9 @@ export function scenarioRequest(id: string, variant?: string): ChatRequest {
   if (variant === undefined) return s.request;
   const v = s.variants?.find((x) => x.id === variant);
   if (!v) {
-    const known = s.variants?.length ? `known: ${s.variants.map((x) => x.id).join(', ')}` : 'it has no variants';
-    throw new ScenarioError(`unknown variant "${variant}" of scenario "${id}" (${known})`);
+    if (s.variants?.length) throw new ScenarioError('msg.import.scn.unknownVariant', { variant, id, known: s.variants.map((x) => x.id).join(', ') });
+    throw new ScenarioError('msg.import.scn.noVariants', { variant, id });
+
   }
   return v.request;
 }

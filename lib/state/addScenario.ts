@@ -5,6 +5,7 @@
 // Pure: returns the new custom list and the ref to select; the caller writes the state.
 import type { ChatRequest } from '../scenarios/types';
 import { customRef, MAX_CUSTOM, type CustomScenario } from './store';
+import { en, msg, verbatim, type Message } from '../io/msg';
 
 export const MAX_NAME_CHARS = 200;
 
@@ -38,15 +39,31 @@ export interface AddScenarioArgs {
   action: string;
 }
 
+/** `notes` and `error` in English; `codedNotes` and `coded` the same as messages, for the interface's language. */
 export type AddScenarioResult =
-  | { ok: true; custom: CustomScenario[]; scenario: string; created: string | null; notes: string[] }
-  | { ok: false; error: string };
+  | { ok: true; custom: CustomScenario[]; scenario: string; created: string | null; notes: string[]; codedNotes?: Message[] }
+  | { ok: false; error: string; coded?: Message };
+
+/** The words callers use for `label` and `action`, as messages (anything else is shown as given). */
+const WORDS: Record<string, Message> = {
+  shared: msg('msg.import.scn.labelShared'),
+  imported: msg('msg.import.scn.labelImported'),
+  'open this shared scenario': msg('msg.import.scn.actionShare'),
+  'import this request': msg('msg.import.scn.actionImport'),
+};
+const word = (w: string): Message => (Object.prototype.hasOwnProperty.call(WORDS, w) ? WORDS[w]! : verbatim(w));
 
 export function addScenario(existing: readonly CustomScenario[], a: AddScenarioArgs): AddScenarioResult {
   const key = a.request && canonicalJson(a.request);
   const same = key !== null ? existing.find((c) => c.lastGood && canonicalJson(c.lastGood) === key) : undefined;
-  if (same) return { ok: true, custom: existing as CustomScenario[], scenario: customRef(same.id), created: null, notes: [`the ${a.label} request is already saved as "${same.name}"; that scenario is selected`] };
-  if (existing.length >= MAX_CUSTOM) return { ok: false, error: `you already have ${MAX_CUSTOM} scenarios, the most kept; delete one to ${a.action}` };
+  if (same) {
+    const note = msg('msg.import.scn.known', { name: same.name }, undefined, { label: word(a.label) });
+    return { ok: true, custom: existing as CustomScenario[], scenario: customRef(same.id), created: null, notes: [en(note)], codedNotes: [note] };
+  }
+  if (existing.length >= MAX_CUSTOM) {
+    const coded = msg('msg.import.scn.full', { max: MAX_CUSTOM }, undefined, { action: word(a.action) });
+    return { ok: false, error: en(coded), coded };
+  }
   const ids = new Set(existing.map((c) => c.id));
   let id = '';
   for (let n = 0; !id || ids.has(id); n++) id = `${a.idPrefix}${Math.max(0, Math.floor(a.now)).toString(36)}${n.toString(36)}`;
@@ -57,5 +74,6 @@ export function addScenario(existing: readonly CustomScenario[], a: AddScenarioA
   let name = `${base} (${a.label})`;
   for (let n = 2; names.has(name); n++) name = `${base} (${a.label} ${n})`;
   const c: CustomScenario = { id, name, text: a.text ?? JSON.stringify(a.request, null, 2), lastGood: a.request, createdAt: a.now };
-  return { ok: true, custom: [...existing, c], scenario: customRef(id), created: id, notes: [] };
+  return { ok: true, custom: [...existing, c], scenario: customRef(id), created: id, notes: [], codedNotes: [] };
+
 }

@@ -1,11 +1,16 @@
 // The app's state: interface language, chosen model and scenario, view settings and the user's own
-// scenarios. A zustand vanilla store (no React here) persisted to a StateStorage the page supplies
-// (localStorage in the browser, a Map in tests). It lives in the page, not the worker, so a worker crash
-// or restart never touches it; a reload rehydrates it. Whatever comes back from storage is sanitised
-// field by field: a corrupt or hand-edited entry falls back to defaults instead of breaking the page.
+// scenarios. A zustand vanilla store (no React here) persisted either to IndexedDB (lib/state/db.ts: the
+// browser, with a one-time move from the localStorage key older versions used) or to a string StateStorage
+// (tests, and pages where IndexedDB is missing). It lives in the page, not the worker, so a worker crash or
+// restart never touches it; a reload rehydrates it. Whatever comes back from storage is sanitised field by
+// field: a corrupt or hand-edited entry falls back to defaults instead of breaking the page. A save that
+// fails (full quota) is reported in `persistProblem` and changes nothing stored; nothing is ever dropped to
+// make room.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { createJSONStorage, persist, type StateStorage } from 'zustand/middleware';
+import { createJSONStorage, persist, type PersistStorage, type StateStorage } from 'zustand/middleware';
 import { isLang, type Lang } from '../i18n';
+import { messageOf, type Message } from '../i18n/message';
+
 import { COLORMAP_NAMES, DEFAULT_GAMMA, type ColormapName, type ScaleKind } from '../view/colormap';
 import type { HeadReduction } from '../analysis/attentionView';
 import type { ChatRequest } from '../scenarios/types';
@@ -14,10 +19,16 @@ import { EMBEDDED_MODELS, DEFAULT_MODEL } from '../model/embedded';
 import { DEFAULT_ENDPOINT, normaliseEndpoint } from '../model/source/hub';
 import { addRecent, canonicalModelChoice, isProviderChoice, parseModelChoice, sanitizeEndpoint, sanitizeRecent, type ProviderChoice } from './modelChoice';
 import { isScenarioRef, DEFAULT_SCENARIO } from '../scenarios/catalog';
+import { diffSnapshots, isQuotaError, moveLegacyState, readLegacyState, toStorageError, type KvscopeDb, type SaveDiff, type StateSnapshot, type StorageErrorCode, type StringStorageLike } from './db';
 
+/** The persist name; also the localStorage key older versions kept the state under (moved to IndexedDB once). */
 export const STORAGE_KEY = 'kvscope:state';
 export const STATE_VERSION = 1;
-/** Custom scenarios kept at most; the oldest beyond this are dropped (localStorage holds ~5 MB). */
+/**
+ * Custom scenarios one can create or add (a list to pick from stays short). Never enforced by dropping: at
+ * the limit, creating asks to remove the oldest (components/scenario/ScenarioPicker.tsx) and additions from
+ * links, imports and workspace files are refused with a message. A stored list above it is kept whole.
+ */
 export const MAX_CUSTOM = 50;
 
 export interface ViewSettings {
@@ -98,8 +109,11 @@ export interface Actions {
   setContext(c: ContextChoice): void;
   setCompare(model: string | null): void;
   setTab(tab: Tab): void;
-  /** Adds a scenario and selects it; returns its id. */
-  createCustom(name: string, text: string, lastGood: ChatRequest | null): string;
+  /**
+   * Adds a scenario and selects it; returns its id. At MAX_CUSTOM it adds nothing and returns null unless
+   * `replace` names a scenario to remove in the same save (the user agreed to it).
+   */
+  createCustom(name: string, text: string, lastGood: ChatRequest | null, replace?: string): string | null;
   /** Keeps the text as typed (so nothing the user wrote is lost), whether or not it is valid. */
   editCustomText(id: string, text: string): void;
   /** Records a validated request as the scenario's last good state. */
@@ -108,14 +122,31 @@ export interface Actions {
   deleteCustom(id: string): void;
 }
 
+/** Why the last save or read failed, for a message in the user's language (components/lab/StorageNotice.tsx). */
+export interface PersistProblem {
+  /** 'read': what was saved could not be read (the page shows defaults); the others are failed saves. */
+  code: StorageErrorCode | 'read';
+  /** What the failed save would have written. */
+  what: { kind: 'settings' } | { kind: 'scenario'; name: string } | { kind: 'scenarios'; count: number } | { kind: 'deletion' } | null;
+  /** Bytes this site uses and may use, when the browser says (navigator.storage.estimate). */
+  usage: number | null;
+  quota: number | null;
+  /** The browser's own words (or, for kvscope's own, `detailCoded` in English). */
+  detail: string;
+  /** The detail as a coded message when it is kvscope's own (lib/i18n/message.ts), for the interface's language. */
+  detailCoded?: Message;
+}
+
 export type KvscopeState = PersistedState &
   Actions & {
     hydrated: boolean;
+    /** The last storage failure in English (logs, tests); `persistProblem` is the same for the interface. */
     persistError: string | null;
+    persistProblem: PersistProblem | null;
     /** The label of a folder model that was chosen before the reload (its files are gone), until dismissed. */
     lostFolder: string | null;
   };
-export type KvscopeStore = StoreApi<KvscopeState> & { persist: { rehydrate(): Promise<void> | void } };
+export type KvscopeStore = StoreApi<KvscopeState> & { persist: { rehydrate(): Promise<void> | void }; flushed?: () => Promise<void> };
 
 export const DEFAULT_VIEW: ViewSettings = { layer: 0, head: 'mean', scale: 'power', gamma: DEFAULT_GAMMA, colormap: 'viridis', hideSink: false, pinned: [0] };
 
@@ -195,7 +226,7 @@ export function sanitizePersisted(raw: unknown): PersistedState {
     model: storedModel(raw.model) ?? d.model,
     scenario,
     view: sanitizeView(raw.view),
-    custom: custom.slice(-MAX_CUSTOM),
+    custom,
     selectedToken: isInt(raw.selectedToken) ? raw.selectedToken : null,
     context: isContext(raw.context) ? raw.context : d.context,
     compare: typeof raw.compare === 'string' && EMBEDDED_MODELS.some((m) => m.id === raw.compare) ? raw.compare : null,
@@ -231,6 +262,24 @@ export function customRef(id: string): string {
   return `custom:${id}`;
 }
 
+/** The part of the state that is saved (and exported with the workspace). */
+export function persistedOf(s: PersistedState): PersistedState {
+  return {
+    lang: s.lang,
+    model: s.model,
+    scenario: s.scenario,
+    view: s.view,
+    custom: s.custom,
+    selectedToken: s.selectedToken,
+    context: s.context,
+    compare: s.compare,
+    tab: s.tab,
+    hubEndpoint: s.hubEndpoint,
+    provider: s.provider,
+    recent: s.recent,
+  };
+}
+
 /** The custom scenario a ref names, or null for a built-in ref. */
 export function customOf(state: Pick<PersistedState, 'custom'>, ref: string): CustomScenario | null {
   if (!ref.startsWith('custom:')) return null;
@@ -238,14 +287,22 @@ export function customOf(state: Pick<PersistedState, 'custom'>, ref: string): Cu
   return state.custom.find((c) => c.id === id) ?? null;
 }
 
+type Report = (msg: string | null, problem?: PersistProblem) => void;
+
+const problemOf = (code: PersistProblem['code'], e: unknown, what: PersistProblem['what'] = null): PersistProblem => {
+  const detailCoded = messageOf(e);
+  return { code, what, usage: null, quota: null, detail: e instanceof Error ? e.message : String(e), ...(detailCoded ? { detailCoded } : {}) };
+};
+
+
 /** Storage errors (quota, private mode) are recorded in the state instead of thrown into React. */
-function guarded(storage: StateStorage, report: (msg: string | null) => void): StateStorage {
+function guarded(storage: StateStorage, report: Report): StateStorage {
   return {
     getItem: (name) => {
       try {
         return storage.getItem(name);
       } catch (e) {
-        report(`could not read saved state: ${(e as Error).message}`);
+        report(`could not read saved state: ${(e as Error).message}`, problemOf('read', e));
         return null;
       }
     },
@@ -254,7 +311,7 @@ function guarded(storage: StateStorage, report: (msg: string | null) => void): S
         storage.setItem(name, value);
         report(null);
       } catch (e) {
-        report(`could not save: ${(e as Error).message}`);
+        report(`could not save: ${(e as Error).message}`, problemOf(isQuotaError(e) ? 'quota' : 'failed', e));
       }
     },
     removeItem: (name) => {
@@ -267,25 +324,157 @@ function guarded(storage: StateStorage, report: (msg: string | null) => void): S
   };
 }
 
+/** The IndexedDB side of the store (the browser's; tests pass one over fake-indexeddb). */
+export interface DbPersistence {
+  db: KvscopeDb;
+  /** Where older versions kept the state (localStorage): moved into `db` on the first load. */
+  legacy?: StringStorageLike;
+  /** navigator.storage.estimate, to say how full the storage is when a save fails. */
+  estimate?: () => Promise<{ usage?: number; quota?: number }>;
+}
+
+/**
+ * zustand persists on every `set`; changes outside the persisted part (hydrated, persistError, …) are not
+ * saved again. That also keeps a failed save's report from scheduling another save.
+ */
+function skipUnchanged(inner: PersistStorage<PersistedState>): PersistStorage<PersistedState> {
+  let last: PersistedState | null = null;
+  return {
+    getItem: (name) => inner.getItem(name),
+    removeItem: (name) => inner.removeItem(name),
+    setItem: (name, value) => {
+      const s = value.state;
+      if (last && (Object.keys(s) as (keyof PersistedState)[]).every((k) => s[k] === last![k])) return;
+      last = s;
+      return inner.setItem(name, value);
+    },
+  };
+}
+
 export interface StoreOptions {
-  storage: StateStorage;
+  /** A string storage (tests, or a page without IndexedDB); ignored when `db` is given. */
+  storage?: StateStorage;
+  db?: DbPersistence;
   /** For ids and timestamps; tests pass fixed ones. */
   now?: () => number;
+}
+
+/** What the failed save of `diff` would have written, named for the user. */
+function whatOf(diff: SaveDiff): PersistProblem['what'] {
+  if (diff.put.length === 1) {
+    const c = diff.put[0]!;
+    return { kind: 'scenario', name: typeof c.name === 'string' ? c.name : c.id };
+  }
+  if (diff.put.length > 1) return { kind: 'scenarios', count: diff.put.length };
+  if (diff.deleted.length > 0) return { kind: 'deletion' };
+  return diff.settings ? { kind: 'settings' } : null;
+}
+
+const toSnapshot = (state: PersistedState, version: number): StateSnapshot => {
+  const { custom, ...settings } = state;
+  return { version, settings: settings as unknown as Record<string, unknown>, custom: custom as unknown as StateSnapshot['custom'] };
+};
+
+/**
+ * zustand's persist storage over IndexedDB. Reads once (moving the old localStorage state in on the way);
+ * writes nothing before that read, so defaults never overwrite what is stored. Saves are coalesced: one
+ * transaction in flight, and the newest state goes next (typing writes the edited scenario's record only).
+ */
+function dbStorage({ db, legacy, estimate }: DbPersistence, report: Report, pendingChanged: (p: Promise<void> | null) => void): PersistStorage<PersistedState> {
+  let read = false;
+  // A database that could not be read is never written: a save would replace what is stored with defaults.
+  let readOnly = false;
+  let written: StateSnapshot | null = null;
+  let next: StateSnapshot | null = null;
+  let flushing: Promise<void> | null = null;
+  let shown: PersistProblem | null = null;
+
+  const fail = (e: unknown, diff: SaveDiff) => {
+    const err = toStorageError(e);
+    const problem = (shown = problemOf(err.code, err, whatOf(diff)));
+    report(`could not save: ${err.message}`, problem);
+    // How full the storage is comes later (async); only a failure still shown is updated with it.
+    void estimate?.()
+      .then((est) => shown === problem && report(`could not save: ${err.message}`, { ...problem, usage: est.usage ?? null, quota: est.quota ?? null }))
+      .catch(() => undefined);
+  };
+
+  const flush = async () => {
+    while (next) {
+      const snap = next;
+      next = null;
+      const diff = diffSnapshots(snap, written);
+      try {
+        await db.saveState(snap, written);
+        written = snap;
+        shown = null;
+        report(null);
+      } catch (e) {
+        fail(e, diff); // `written` stays: the next save tries this change again
+      }
+    }
+  };
+
+  return {
+    getItem: async () => {
+      let snap: StateSnapshot | null = null;
+      try {
+        snap = await db.loadState();
+        written = snap;
+      } catch (e) {
+        readOnly = true;
+        const err = toStorageError(e);
+        report(`could not read saved state: ${err.message}`, problemOf(err.code === 'unavailable' || err.code === 'blocked' ? err.code : 'read', err));
+      }
+      // Unreadable database: the old localStorage copy, if any, is shown (and kept).
+      if (legacy && readOnly) snap = readLegacyState(legacy, STORAGE_KEY);
+      if (legacy && !readOnly) {
+        const moved = await moveLegacyState(db, legacy, STORAGE_KEY, snap);
+        if (moved.kind === 'moved') snap = written = moved.snapshot;
+        else if (moved.kind === 'failed') {
+          // Shown from the old copy (kept); the next successful save writes it all.
+          snap = moved.snapshot;
+          written = null;
+          fail(moved.error, { settings: true, put: [...moved.snapshot.custom], deleted: [] });
+        }
+      }
+      read = true;
+      return snap ? { state: { ...(snap.settings as unknown as PersistedState), custom: snap.custom as unknown as CustomScenario[] }, version: snap.version } : null;
+    },
+    setItem: (_name, value) => {
+      if (!read || readOnly) return;
+      next = toSnapshot(value.state, value.version ?? STATE_VERSION);
+      if (!flushing) {
+        flushing = flush().finally(() => {
+          flushing = null;
+          pendingChanged(null);
+        });
+        pendingChanged(flushing);
+      }
+    },
+    removeItem: () => undefined,
+  };
 }
 
 /**
  * Creates the store. Rehydration is explicit (`store.persist.rehydrate()`, called from an effect) so the
  * first client render equals the prerendered HTML; `hydrated` turns true once storage was read.
  */
-export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): KvscopeStore {
-  let setError: (msg: string | null) => void = () => {};
-  const safe = guarded(storage, (msg) => setError(msg));
+export function createKvscopeStore({ storage, db, now = Date.now }: StoreOptions): KvscopeStore {
+  let setError: Report = () => {};
+  const report: Report = (msg, problem) => setError(msg, problem);
+  let pending: Promise<void> | null = null;
+  const persistStorage = skipUnchanged(
+    db ? dbStorage(db, report, (p) => (pending = p)) : createJSONStorage<PersistedState>(() => guarded(storage ?? { getItem: () => null, setItem: () => {}, removeItem: () => {} }, report))!,
+  );
   let counter = 0;
   const store = createStore<KvscopeState>()(
     persist(
       (set, get) => {
-        setError = (msg) => {
-          if (get().persistError !== msg) set({ persistError: msg });
+        setError = (msg, problem) => {
+          const p = msg === null ? null : (problem ?? null);
+          // The persisted part is unchanged, so this schedules no save (skipUnchanged).
+          if (get().persistError !== msg || JSON.stringify(get().persistProblem) !== JSON.stringify(p)) set({ persistError: msg, persistProblem: p });
         };
         const updateCustom = (id: string, f: (c: CustomScenario) => CustomScenario) =>
           set({ custom: get().custom.map((c) => (c.id === id ? f(c) : c)) });
@@ -293,6 +482,7 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           ...defaultState(),
           hydrated: false,
           persistError: null,
+          persistProblem: null,
           lostFolder: null,
           setLang: (lang) => set({ lang }),
           setModel: (model) => {
@@ -329,10 +519,14 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
           setTab: (tab) => {
             if (TABS.includes(tab)) set({ tab });
           },
-          createCustom: (name, text, lastGood) => {
-            const id = `c${now().toString(36)}${(counter++).toString(36)}`;
+          createCustom: (name, text, lastGood, replace) => {
+            const kept = get().custom.filter((c) => c.id !== replace);
+            if (kept.length >= MAX_CUSTOM) return null;
+            const ids = new Set(kept.map((c) => c.id));
+            let id = '';
+            while (!id || ids.has(id)) id = `c${now().toString(36)}${(counter++).toString(36)}`;
             const c: CustomScenario = { id, name: name.trim() || id, text, lastGood, createdAt: now() };
-            set({ custom: [...get().custom, c].slice(-MAX_CUSTOM), scenario: customRef(id), selectedToken: null, context: 'last' });
+            set({ custom: [...kept, c], scenario: customRef(id), selectedToken: null, context: 'last' });
             return id;
           },
           editCustomText: (id, text) => updateCustom(id, (c) => ({ ...c, text })),
@@ -348,22 +542,9 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
       {
         name: STORAGE_KEY,
         version: STATE_VERSION,
-        storage: createJSONStorage(() => safe),
+        storage: persistStorage,
         skipHydration: true,
-        partialize: (s): PersistedState => ({
-          lang: s.lang,
-          model: s.model,
-          scenario: s.scenario,
-          view: s.view,
-          custom: s.custom,
-          selectedToken: s.selectedToken,
-          context: s.context,
-          compare: s.compare,
-          tab: s.tab,
-          hubEndpoint: s.hubEndpoint,
-          provider: s.provider,
-          recent: s.recent,
-        }),
+        partialize: (s): PersistedState => persistedOf(s),
         // Older or newer versions: keep what still passes sanitising rather than dropping the user's scenarios.
         migrate: (persisted) => sanitizePersisted(persisted),
         merge: (persisted, current) => ({ ...current, ...sanitizePersisted(persisted), lostFolder: lostFolderOf(persisted) }),
@@ -373,5 +554,10 @@ export function createKvscopeStore({ storage, now = Date.now }: StoreOptions): K
       },
     ),
   );
-  return store as KvscopeStore;
+  return Object.assign(store as KvscopeStore, {
+    /** Resolves once the saves scheduled so far are written (or failed and reported). */
+    flushed: async () => {
+      while (pending) await pending;
+    },
+  });
 }

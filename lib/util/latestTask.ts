@@ -1,5 +1,6 @@
 // Runs the latest of a stream of async tasks: starting one aborts the one before, whose results, progress
 // and errors are then dropped. The core of components/hooks/useEngineTask, kept here so Node tests reach it.
+import { errorData, type Message } from '../i18n/message';
 
 /** What a task receives: an abort signal (pass it to engine calls) and a progress reporter. */
 export interface TaskContext<P> {
@@ -24,7 +25,15 @@ export interface TaskSnapshot<T, P> {
   valueKey: string | null;
   /** The message of the latest task's failure (cleared when the next one starts). */
   error: string | null;
+  /**
+   * With `error`: the failure as plain data (lib/i18n/message errorData), its coded message included when it
+   * has one, so a view shows it in its language with `describe(lang, failure)`. Absent without an error.
+   */
+  failure?: TaskFailure;
 }
+
+/** A failure as plain data: its English text and, when it has one, its coded message (lib/i18n/message errorData). */
+export type TaskFailure = { message: string; coded?: Message };
 
 export const IDLE: TaskSnapshot<never, never> = { key: null, running: false, progress: null, value: null, valueKey: null, error: null };
 
@@ -56,6 +65,10 @@ export class LatestTask<T, P = string> {
     const ctl = new AbortController();
     this.current = ctl;
     const stale = () => ctl.signal.aborted;
+    if (this.snap.failure) {
+      const { failure: _, ...rest } = this.snap;
+      this.snap = rest;
+    }
     this.set({ key, running: true, progress: null, error: null });
     let result: Promise<T>;
     try {
@@ -75,7 +88,7 @@ export class LatestTask<T, P = string> {
           return;
         }
         this.current = null;
-        this.set({ running: false, progress: null, error: e instanceof Error ? e.message : String(e) });
+        this.set({ running: false, progress: null, error: e instanceof Error ? e.message : String(e), failure: errorData(e) });
       },
     );
   }

@@ -219,14 +219,14 @@ export function folderFiles(dir: string, label = dir): ModelFiles & { log: ReadL
     },
     async bytes(name) {
       log.calls.push(`bytes ${name}`);
-      if (!existsSync(path(name))) throw new ModelSourceError('not_found', `${path(name)}: no such file`, { file: name });
+      if (!existsSync(path(name))) throw ModelSourceError.plain('not_found', `${path(name)}: no such file`, { file: name });
       const b = new Uint8Array(await readFile(path(name)));
       add(log.whole, name, b.length);
       return b;
     },
     async range(name, start, end) {
       log.calls.push(`range ${name} ${start}-${end}`);
-      if (!existsSync(path(name))) throw new ModelSourceError('not_found', `${path(name)}: no such file`, { file: name });
+      if (!existsSync(path(name))) throw ModelSourceError.plain('not_found', `${path(name)}: no such file`, { file: name });
       const size = statSync(path(name)).size;
       const fh = await open(path(name), 'r');
       try {
@@ -263,7 +263,7 @@ export function planFiles(
     else texts.set(k, v);
   }
   const shards = new Map(plan.shards.map((s) => [s.file, { header: options.shardHeaders?.[s.file] ?? s.header, size: s.size }]));
-  const missing = (name: string) => new ModelSourceError('not_found', `plan ${shape.name}: no file ${name}`, { file: name });
+  const missing = (name: string) => ModelSourceError.plain('not_found', `plan ${shape.name}: no file ${name}`, { file: name });
   return {
     label: `plan ${shape.name}`,
     kind: 'disk',
@@ -284,7 +284,7 @@ export function planFiles(
     },
     async bytes(name) {
       log.calls.push(`bytes ${name}`);
-      throw new ModelSourceError('unsupported', `plan ${shape.name}: ${name} has no bytes here (header-only test files)`, { file: name });
+      throw ModelSourceError.plain('unsupported', `plan ${shape.name}: ${name} has no bytes here (header-only test files)`, { file: name });
     },
     async range(name, start, end) {
       log.calls.push(`range ${name} ${start}-${end}`);

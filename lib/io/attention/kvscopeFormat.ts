@@ -3,7 +3,9 @@
 // tools/export_attention.py writes it from any PyTorch causal LM that returns attentions.
 
 import { parseSafetensors, readFloat32, writeSafetensors, SafetensorsError } from '../../model/safetensors';
-import { ImportError, LIMITS, maxRowSumDeviation, ROW_SUM_REJECT, VALUE_TOL, type ImportedAttention, type ImportedLayer } from './types';
+import { messageOf } from '../../i18n/message';
+import { en, msg, verbatim, type Message } from '../msg';
+import { ImportError, LIMITS, maxRowSumDeviation, putMeta, ROW_SUM_REJECT, VALUE_TOL, type ImportedAttention, type ImportedLayer } from './types';
 
 export const KVSCOPE_FORMAT = 'kvscope-attention';
 export const KVSCOPE_VERSION = 1;
@@ -11,6 +13,19 @@ export const KVSCOPE_VERSION = 1;
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const kind = (x: unknown) => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x);
+
+/**
+ * A value as a message shows it, without recursion or conversion: JSON.stringify overflows the stack on
+ * a value thousands of levels deep, and join() / Number() call a `toString` or `valueOf` key the file sets.
+ */
+function shown(x: unknown, max = 80): string {
+  if (typeof x === 'string') return JSON.stringify(x.length > max ? x.slice(0, max) + '…' : x);
+  if (x === null || x === undefined || typeof x === 'number' || typeof x === 'boolean') return String(x);
+  if (Array.isArray(x) && x.length <= 16 && x.every((v) => v === null || typeof v === 'number' || typeof v === 'boolean')) return `[${x.map(String).join(',')}]`;
+  return Array.isArray(x) ? `a list of ${x.length}` : kind(x);
+}
+
+const sameList = (a: unknown, b: readonly number[]) => Array.isArray(a) && a.length === b.length && a.every((v, i) => v === b[i]);
 
 // ---- base64 (own implementation: lib/ runs in browsers, workers and Node alike) ----
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -34,7 +49,7 @@ export function toBase64(bytes: Uint8Array): string {
 }
 
 export function fromBase64(s: string, path: string): Uint8Array {
-  if (s.length % 4 !== 0) throw new ImportError(path, `base64 length ${s.length} is not a multiple of 4`);
+  if (s.length % 4 !== 0) throw new ImportError(path, 'msg.import.att.b64Length', { n: s.length });
   const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
   const out = new Uint8Array((s.length / 4) * 3 - pad);
   let o = 0;
@@ -44,7 +59,7 @@ export function fromBase64(s: string, path: string): Uint8Array {
       const ch = s.charCodeAt(i + j);
       const isPad = ch === 61 && i + j >= s.length - pad;
       const v = isPad ? 0 : ch < 128 ? B64_INV[ch]! : -1;
-      if (v < 0) throw new ImportError(path, `invalid base64 character at offset ${i + j}`);
+      if (v < 0) throw new ImportError(path, 'msg.import.att.b64Char', { offset: i + j });
       n = (n << 6) | v;
     }
     if (o < out.length) out[o++] = (n >> 16) & 255;
@@ -63,41 +78,41 @@ interface LayerHeader {
 }
 
 function intOr(x: unknown, path: string, min: number): number {
-  if (typeof x !== 'number' || !Number.isInteger(x) || x < min) throw new ImportError(path, `expected an integer ≥ ${min}, got ${typeof x === 'number' ? x : kind(x)}`);
+  if (typeof x !== 'number' || !Number.isInteger(x) || x < min) throw new ImportError(path, 'msg.import.att.intMin', { min, got: typeof x === 'number' ? x : kind(x) });
   return x;
 }
 
 function parseTokens(x: unknown, path: string): string[] {
-  if (!Array.isArray(x)) throw new ImportError(path, `expected a list of token strings, got ${kind(x)}`);
-  if (x.length === 0) throw new ImportError(path, 'is empty');
-  if (x.length > LIMITS.maxTokens) throw new ImportError(path, `${x.length} tokens exceed the limit of ${LIMITS.maxTokens}`);
+  if (!Array.isArray(x)) throw new ImportError(path, 'msg.import.att.tokenList', { kind: kind(x) });
+  if (x.length === 0) throw new ImportError(path, 'msg.import.att.empty');
+  if (x.length > LIMITS.maxTokens) throw new ImportError(path, 'msg.import.att.tokensLimit', { n: x.length, limit: LIMITS.maxTokens });
   return x.map((t, i) => {
-    if (typeof t !== 'string') throw new ImportError(`${path}[${i}]`, `expected a string, got ${kind(t)}`);
-    if (t.length > LIMITS.maxTokenChars) throw new ImportError(`${path}[${i}]`, `token of ${t.length} characters exceeds the limit of ${LIMITS.maxTokenChars}`);
+    if (typeof t !== 'string') throw new ImportError(`${path}[${i}]`, 'msg.import.att.string', { kind: kind(t) });
+    if (t.length > LIMITS.maxTokenChars) throw new ImportError(`${path}[${i}]`, 'msg.import.att.tokenChars', { n: t.length, limit: LIMITS.maxTokenChars });
     return t;
   });
 }
 
 function parseTokenIds(x: unknown, path: string, T: number): number[] | undefined {
   if (x === undefined || x === null) return undefined;
-  if (!Array.isArray(x)) throw new ImportError(path, `expected a list of integers, got ${kind(x)}`);
-  if (x.length !== T) throw new ImportError(path, `has ${x.length} entries but tokens has ${T}`);
+  if (!Array.isArray(x)) throw new ImportError(path, 'msg.import.att.intList', { kind: kind(x) });
+  if (x.length !== T) throw new ImportError(path, 'msg.import.att.idsCount', { n: x.length, T });
   return x.map((v, i) => intOr(v, `${path}[${i}]`, 0));
 }
 
 function parseLayerHeader(l: unknown, path: string, K: number): LayerHeader {
-  if (!isObj(l)) throw new ImportError(path, `expected an object, got ${kind(l)}`);
+  if (!isObj(l)) throw new ImportError(path, 'msg.import.att.object', { kind: kind(l) });
   const layer = l.layer === null || l.layer === undefined ? null : intOr(l.layer, `${path}.layer`, 0);
   const heads = l.heads === 'mean' ? 'mean' : intOr(l.heads, `${path}.heads`, 1);
   const qp = l.query_positions;
-  if (!Array.isArray(qp)) throw new ImportError(`${path}.query_positions`, `expected a list of integers, got ${kind(qp)}`);
-  if (qp.length === 0) throw new ImportError(`${path}.query_positions`, 'is empty');
-  if (qp.length > LIMITS.maxTokens) throw new ImportError(`${path}.query_positions`, `${qp.length} rows exceed the limit of ${LIMITS.maxTokens}`);
+  if (!Array.isArray(qp)) throw new ImportError(`${path}.query_positions`, 'msg.import.att.intList', { kind: kind(qp) });
+  if (qp.length === 0) throw new ImportError(`${path}.query_positions`, 'msg.import.att.empty');
+  if (qp.length > LIMITS.maxTokens) throw new ImportError(`${path}.query_positions`, 'msg.import.att.rowsLimit', { n: qp.length, limit: LIMITS.maxTokens });
   let prev = -1;
   const queryPositions = qp.map((v, i) => {
     const q = intOr(v, `${path}.query_positions[${i}]`, 0);
-    if (q >= K) throw new ImportError(`${path}.query_positions[${i}]`, `position ${q} is beyond the ${K} tokens`);
-    if (q <= prev) throw new ImportError(`${path}.query_positions[${i}]`, `positions must increase (${q} after ${prev})`);
+    if (q >= K) throw new ImportError(`${path}.query_positions[${i}]`, 'msg.import.att.beyond', { q, K });
+    if (q <= prev) throw new ImportError(`${path}.query_positions[${i}]`, 'msg.import.att.increase', { q, prev });
     prev = q;
     return q;
   });
@@ -109,12 +124,14 @@ function buildLayer(h: LayerHeader, shape: unknown, raw: Float32Array | null, ra
   const Q = h.queryPositions.length;
   const H = h.heads === 'mean' ? 1 : h.heads;
   const want = h.heads === 'mean' ? [Q, K] : [H, Q, K];
-  const okShape = Array.isArray(shape) && (shape.join() === want.join() || (h.heads === 'mean' && shape.join() === [1, Q, K].join()));
-  if (!okShape) throw new ImportError(`${path}.shape`, `expected [${want}] (heads ${h.heads}, ${Q} query positions, ${K} tokens), got ${JSON.stringify(shape)}`);
+  const okShape = sameList(shape, want) || (h.heads === 'mean' && sameList(shape, [1, Q, K]));
+  if (!okShape) throw new ImportError(`${path}.shape`, 'msg.import.att.shape', { want: String(want), heads: h.heads, Q, K, got: shown(shape) });
   const cells = H * Q * K;
-  if (cellsSoFar + cells > LIMITS.maxCells) throw new ImportError(path, `${cellsSoFar + cells} attention cells in all exceed the limit of ${LIMITS.maxCells}`);
-  if (rawLen !== cells) throw new ImportError(`${path}.data`, `holds ${rawLen} float32 values, shape [${want}] needs ${cells}`);
-  const data = raw!;
+  if (cellsSoFar + cells > LIMITS.maxCells) throw new ImportError(path, 'msg.import.att.cellsLimit', { n: cellsSoFar + cells, limit: LIMITS.maxCells });
+  if (rawLen !== cells) throw new ImportError(`${path}.data`, 'msg.import.att.dataCount', { n: rawLen, want: String(want), cells });
+  // No values: the text is longer than the shape needs, though its rounded count agrees (a few stray characters).
+  if (!raw) throw new ImportError(`${path}.data`, 'msg.import.att.dataMore', { cells, want: String(want) });
+  const data = raw;
   for (let hh = 0; hh < H; hh++)
     for (let i = 0; i < Q; i++) {
       const q = h.queryPositions[i]!;
@@ -123,75 +140,77 @@ function buildLayer(h: LayerHeader, shape: unknown, raw: Float32Array | null, ra
         const v = data[base + k]!;
         const where = `${path}.data[${h.heads === 'mean' ? '' : `${hh}, `}${i}, ${k}]`;
         if (k <= q) {
-          if (!Number.isFinite(v)) throw new ImportError(where, `expected a finite number, got ${v}`);
-          if (v < -VALUE_TOL || v > 1 + VALUE_TOL) throw new ImportError(where, `attention weight ${v} is outside [0, 1]`);
+          if (!Number.isFinite(v)) throw new ImportError(where, 'msg.import.att.finite', { v: String(v) });
+          if (v < -VALUE_TOL || v > 1 + VALUE_TOL) throw new ImportError(where, 'msg.import.att.range', { v: String(v) });
         } else {
-          if (!Number.isNaN(v) && Math.abs(v) > VALUE_TOL) throw new ImportError(where, `key ${k} is after query position ${q} and must be 0 (or NaN), got ${v}`);
+          if (!Number.isNaN(v) && Math.abs(v) > VALUE_TOL) throw new ImportError(where, 'msg.import.att.masked', { k, q, v: String(v) });
           data[base + k] = NaN;
         }
       }
     }
-  const label = h.layer === null ? 'layer unknown' : `layer ${h.layer}`;
-  return { layer: h.layer, label, heads: h.heads, queries: Q, keys: K, data, queryPositions: h.queryPositions };
+  const labelCoded = h.layer === null ? msg('msg.import.att.layerUnknown') : msg('msg.import.att.layer', { layer: h.layer });
+  return { layer: h.layer, label: en(labelCoded), labelCoded, heads: h.heads, queries: Q, keys: K, data, queryPositions: h.queryPositions };
 }
 
 function finish(layers: ImportedLayer[], tokens: string[], tokenIds: number[] | undefined, meta: ImportedAttention['meta']): ImportedAttention {
-  const notes: string[] = [];
+  const codedNotes: Message[] = [];
   layers.forEach((l, i) => {
     const dev = maxRowSumDeviation(l);
-    if (dev > ROW_SUM_REJECT) throw new ImportError(`layers[${i}]`, `rows do not sum to 1 (max |sum − 1| = ${dev.toPrecision(3)} > ${ROW_SUM_REJECT}): not attention probabilities`);
-    notes.push(`layers[${i}] (${l.label}): rows sum to 1 within ${dev.toExponential(2)} (max |sum − 1|)`);
+    if (dev > ROW_SUM_REJECT) throw new ImportError(`layers[${i}]`, 'msg.import.att.rowSum', { dev: dev.toPrecision(3), limit: ROW_SUM_REJECT });
+    codedNotes.push(msg('msg.import.att.layerWithin', { at: `layers[${i}]`, dev: dev.toExponential(2) }, undefined, { label: l.labelCoded ?? verbatim(l.label) }));
   });
-  return { source: 'kvscope-attention', tokens, ...(tokenIds ? { tokenIds } : {}), layers, meta, notes, calls: [] };
+  return { source: 'kvscope-attention', tokens, ...(tokenIds ? { tokenIds } : {}), layers, meta, notes: codedNotes.map(en), codedNotes, calls: [] };
 }
 
 function readMeta(doc: Obj, path: string): ImportedAttention['meta'] {
   const meta: ImportedAttention['meta'] = {};
   if (doc.model !== undefined) {
-    if (typeof doc.model !== 'string' || doc.model.length > LIMITS.maxStringChars) throw new ImportError(`${path}model`, 'expected a string (at most 1,000,000 characters)');
+    if (typeof doc.model !== 'string' || doc.model.length > LIMITS.maxStringChars) throw new ImportError(`${path}model`, 'msg.import.att.model');
     meta.model = doc.model;
   }
   const src = doc.source;
   if (src !== undefined) {
-    if (!isObj(src)) throw new ImportError(`${path}source`, `expected an object of scalars, got ${kind(src)}`);
+    if (!isObj(src)) throw new ImportError(`${path}source`, 'msg.import.att.scalars', { kind: kind(src) });
     for (const [k, v] of Object.entries(src)) {
       if (typeof v === 'string') {
-        if (v.length > LIMITS.maxStringChars) throw new ImportError(`${path}source.${k}`, `string of ${v.length} characters exceeds the limit of ${LIMITS.maxStringChars}`);
-        meta[k] = v;
-      } else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean' || v === null) meta[k] = v;
+        if (v.length > LIMITS.maxStringChars) throw new ImportError(`${path}source.${k}`, 'msg.import.att.stringLimit', { n: v.length, limit: LIMITS.maxStringChars });
+        putMeta(meta, k, v);
+      } else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean' || v === null) putMeta(meta, k, v);
     }
   }
   return meta;
 }
 
 function checkHeader(doc: Obj, path = ''): void {
-  if (doc.format !== KVSCOPE_FORMAT) throw new ImportError(`${path}format`, `expected "${KVSCOPE_FORMAT}", got ${JSON.stringify(doc.format)?.slice(0, 80)}`);
-  if (Number(doc.version) !== KVSCOPE_VERSION) throw new ImportError(`${path}version`, `unsupported version ${JSON.stringify(doc.version)?.slice(0, 40)} (this reader knows ${KVSCOPE_VERSION})`);
+  if (doc.format !== KVSCOPE_FORMAT) throw new ImportError(`${path}format`, 'msg.import.att.literal', { want: KVSCOPE_FORMAT, got: shown(doc.format) });
+  // A number in JSON, a string in safetensors metadata; nothing else is converted.
+  const version = typeof doc.version === 'string' ? Number(doc.version) : doc.version;
+  if (version !== KVSCOPE_VERSION) throw new ImportError(`${path}version`, 'msg.import.att.version', { got: shown(doc.version, 40), known: KVSCOPE_VERSION });
 }
 
 function parseJsonDoc(doc: unknown): ImportedAttention {
-  if (!isObj(doc)) throw new ImportError('', `expected a kvscope-attention object, got ${kind(doc)}`);
+  if (!isObj(doc)) throw new ImportError('', 'msg.import.att.notKvscope', { kind: kind(doc) });
   checkHeader(doc);
   const tokens = parseTokens(doc.tokens, 'tokens');
   const tokenIds = parseTokenIds(doc.token_ids, 'token_ids', tokens.length);
-  if (!Array.isArray(doc.layers) || doc.layers.length === 0) throw new ImportError('layers', `expected a non-empty list, got ${kind(doc.layers)}`);
-  if (doc.layers.length > LIMITS.maxLayers) throw new ImportError('layers', `${doc.layers.length} layers exceed the limit of ${LIMITS.maxLayers}`);
+  if (!Array.isArray(doc.layers) || doc.layers.length === 0) throw new ImportError('layers', 'msg.import.att.nonEmptyList', { kind: kind(doc.layers) });
+  if (doc.layers.length > LIMITS.maxLayers) throw new ImportError('layers', 'msg.import.att.layersLimit', { n: doc.layers.length, limit: LIMITS.maxLayers });
   let cells = 0;
   const layers = doc.layers.map((l, i) => {
     const p = `layers[${i}]`;
     const h = parseLayerHeader(l, p, tokens.length);
     const o = l as Obj;
-    if (o.dtype !== 'float32') throw new ImportError(`${p}.dtype`, `expected "float32", got ${JSON.stringify(o.dtype)?.slice(0, 40)}`);
-    if (typeof o.data !== 'string') throw new ImportError(`${p}.data`, `expected a base64 string, got ${kind(o.data)}`);
+    if (o.dtype !== 'float32') throw new ImportError(`${p}.dtype`, 'msg.import.att.literal', { want: 'float32', got: shown(o.dtype, 40) });
+    if (typeof o.data !== 'string') throw new ImportError(`${p}.data`, 'msg.import.att.base64', { kind: kind(o.data) });
     const Q = h.queryPositions.length;
     const expectBytes = (h.heads === 'mean' ? 1 : h.heads) * Q * tokens.length * 4;
     if (expectBytes > LIMITS.maxCells * 4 || o.data.length > Math.ceil(expectBytes / 3) * 4 + 4) {
       // fail before decoding a huge string
       const got = Math.floor((o.data.length * 3) / 4 / 4);
-      buildLayer(h, o.shape, null, got, p, tokens.length, cells);
+      buildLayer(h, o.shape, null, got, p, tokens.length, cells); // throws: too many cells, values or characters
     }
     const bytes = fromBase64(o.data, `${p}.data`);
-    if (bytes.length % 4 !== 0) throw new ImportError(`${p}.data`, `${bytes.length} bytes is not a whole number of float32 values`);
+    if (bytes.length % 4 !== 0) throw new ImportError(`${p}.data`, 'msg.import.att.wholeFloats', { n: bytes.length });
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const raw = new Float32Array(bytes.length / 4);
     for (let j = 0; j < raw.length; j++) raw[j] = view.getFloat32(4 * j, true);
@@ -213,36 +232,36 @@ function parseSafetensorsDoc(bytes: Uint8Array): ImportedAttention {
   try {
     f = parseSafetensors(bytes);
   } catch (e) {
-    if (e instanceof SafetensorsError) throw new ImportError('', e.message);
+    if (e instanceof SafetensorsError) throw ImportError.of('', messageOf(e) ?? verbatim(e.message));
     throw e;
   }
   const m = f.metadata;
-  if (!isObj(m)) throw new ImportError('__metadata__', 'missing: a kvscope-attention safetensors file carries its header there');
+  if (!isObj(m)) throw new ImportError('__metadata__', 'msg.import.att.metaMissing');
   const json = (key: string): unknown => {
     const v = m[key];
     if (v === undefined) return undefined;
-    if (typeof v !== 'string') throw new ImportError(`__metadata__.${key}`, `expected a string, got ${kind(v)}`);
+    if (typeof v !== 'string') throw new ImportError(`__metadata__.${key}`, 'msg.import.att.string', { kind: kind(v) });
     try {
       return JSON.parse(v);
     } catch {
-      throw new ImportError(`__metadata__.${key}`, 'expected JSON text in the string');
+      throw new ImportError(`__metadata__.${key}`, 'msg.import.att.metaJson');
     }
   };
   checkHeader(m as Obj, '__metadata__.');
   const tokens = parseTokens(json('tokens'), '__metadata__.tokens');
   const tokenIds = parseTokenIds(json('token_ids'), '__metadata__.token_ids', tokens.length);
   const ls = json('layers');
-  if (!Array.isArray(ls) || ls.length === 0) throw new ImportError('__metadata__.layers', `expected a non-empty list, got ${kind(ls)}`);
-  if (ls.length > LIMITS.maxLayers) throw new ImportError('__metadata__.layers', `${ls.length} layers exceed the limit of ${LIMITS.maxLayers}`);
+  if (!Array.isArray(ls) || ls.length === 0) throw new ImportError('__metadata__.layers', 'msg.import.att.nonEmptyList', { kind: kind(ls) });
+  if (ls.length > LIMITS.maxLayers) throw new ImportError('__metadata__.layers', 'msg.import.att.layersLimit', { n: ls.length, limit: LIMITS.maxLayers });
   let cells = 0;
   const layers = ls.map((l, i) => {
     const p = `__metadata__.layers[${i}]`;
     const h = parseLayerHeader(l, p, tokens.length);
     const name = (l as Obj).tensor ?? `attention.layer${h.layer}`;
-    if (typeof name !== 'string') throw new ImportError(`${p}.tensor`, `expected a tensor name, got ${kind(name)}`);
+    if (typeof name !== 'string') throw new ImportError(`${p}.tensor`, 'msg.import.att.tensorName', { kind: kind(name) });
     const info = f.tensors.get(name);
-    if (!info) throw new ImportError(p, `no tensor named ${name} in the file (has: ${[...f.tensors.keys()].slice(0, 10).join(', ')})`);
-    if (info.dtype !== 'F32') throw new ImportError(name, `expected dtype F32, got ${info.dtype}`);
+    if (!info) throw new ImportError(p, 'msg.import.att.noTensor', { name, has: [...f.tensors.keys()].slice(0, 10).join(', ') });
+    if (info.dtype !== 'F32') throw new ImportError(name, 'msg.import.att.dtype', { dtype: info.dtype });
     const n = info.shape.reduce((a, b) => a * b, 1);
     const Q = h.queryPositions.length;
     const H = h.heads === 'mean' ? 1 : h.heads;
@@ -258,22 +277,22 @@ function parseSafetensorsDoc(bytes: Uint8Array): ImportedAttention {
 /** Reads the kvscope format: a parsed JSON value, JSON text, or bytes (JSON text or .safetensors). */
 export function parseKvscopeAttention(input: unknown): ImportedAttention {
   if (input instanceof Uint8Array) {
-    if (input.length > LIMITS.maxBytes) throw new ImportError('', `input of ${input.length} bytes exceeds the limit of ${LIMITS.maxBytes}`);
+    if (input.length > LIMITS.maxBytes) throw new ImportError('', 'msg.import.att.inputBytes', { n: input.length, limit: LIMITS.maxBytes });
     if (looksLikeSafetensors(input)) return parseSafetensorsDoc(input);
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(input);
     } catch {
-      throw new ImportError('', 'neither a safetensors file nor UTF-8 JSON text');
+      throw new ImportError('', 'msg.import.att.notText');
     }
     input = text;
   }
   if (typeof input === 'string') {
-    if (input.length > LIMITS.maxBytes) throw new ImportError('', `input of ${input.length} characters exceeds the limit of ${LIMITS.maxBytes}`);
+    if (input.length > LIMITS.maxBytes) throw new ImportError('', 'msg.import.att.inputChars', { n: input.length, limit: LIMITS.maxBytes });
     try {
       input = JSON.parse(input);
     } catch (e) {
-      throw new ImportError('', `not valid JSON (${(e as Error).message})`);
+      throw new ImportError('', 'msg.import.att.json', { detail: (e as Error).message });
     }
   }
   return parseJsonDoc(input);
@@ -309,11 +328,12 @@ export function writeKvscopeAttention(a: ImportedAttention, as: 'json'): string;
 export function writeKvscopeAttention(a: ImportedAttention, as: 'safetensors'): Uint8Array;
 export function writeKvscopeAttention(a: ImportedAttention, as: 'json' | 'safetensors'): string | Uint8Array {
   const model = typeof a.meta.model === 'string' ? a.meta.model : '';
-  if (a.tokens.length > LIMITS.maxTokens) throw new ImportError('tokens', `${a.tokens.length} tokens exceed the limit of ${LIMITS.maxTokens}`);
+  if (a.tokens.length > LIMITS.maxTokens) throw new ImportError('tokens', 'msg.import.att.tokensLimit', { n: a.tokens.length, limit: LIMITS.maxTokens });
   const names = new Set<string>();
   a.layers.forEach((l, i) => {
     const n = tensorName(l, i);
-    if (names.has(n)) throw new ImportError(`layers[${i}]`, `layer ${l.layer} appears twice`);
+    if (names.has(n)) throw new ImportError(`layers[${i}]`, 'msg.import.att.twice', { layer: String(l.layer) });
+
     names.add(n);
   });
   if (as === 'json') {

@@ -4,7 +4,8 @@
 // or T zero-padded); `output_only: true` → only generated rows, row i has context_length + i + 1 entries
 // (ragged, or padded). ReAct runs add `llm_calls[…]`, each with its own attention_data.
 
-import { ImportError, LIMITS, maxRowSumDeviation, ROW_SUM_REJECT, VALUE_TOL, type ImportedAttention, type ImportedCall, type ImportedLayer } from './types';
+import { en, msg, type Message } from '../msg';
+import { ImportError, LIMITS, maxRowSumDeviation, putMeta, ROW_SUM_REJECT, VALUE_TOL, type ImportedAttention, type ImportedCall, type ImportedLayer } from './types';
 
 type Obj = Record<string, unknown>;
 
@@ -12,51 +13,51 @@ const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !
 const kind = (x: unknown) => (x === null ? 'null' : Array.isArray(x) ? 'array' : typeof x);
 
 function str(x: unknown, path: string, max: number = LIMITS.maxStringChars): string {
-  if (typeof x !== 'string') throw new ImportError(path, `expected a string, got ${kind(x)}`);
-  if (x.length > max) throw new ImportError(path, `string of ${x.length} characters exceeds the limit of ${max}`);
+  if (typeof x !== 'string') throw new ImportError(path, 'msg.import.att.string', { kind: kind(x) });
+  if (x.length > max) throw new ImportError(path, 'msg.import.att.stringLimit', { n: x.length, limit: max });
   return x;
 }
 
 function int(x: unknown, path: string, min = 0): number {
-  if (typeof x !== 'number' || !Number.isInteger(x) || x < min) throw new ImportError(path, `expected an integer ≥ ${min}, got ${typeof x === 'number' ? x : kind(x)}`);
+  if (typeof x !== 'number' || !Number.isInteger(x) || x < min) throw new ImportError(path, 'msg.import.att.intMin', { min, got: typeof x === 'number' ? x : kind(x) });
   return x;
 }
 
 function tokenList(x: unknown, path: string): string[] {
-  if (!Array.isArray(x)) throw new ImportError(path, `expected a list of token strings, got ${kind(x)}`);
-  if (x.length > LIMITS.maxTokens) throw new ImportError(path, `${x.length} tokens exceed the limit of ${LIMITS.maxTokens}`);
+  if (!Array.isArray(x)) throw new ImportError(path, 'msg.import.att.tokenList', { kind: kind(x) });
+  if (x.length > LIMITS.maxTokens) throw new ImportError(path, 'msg.import.att.tokensLimit', { n: x.length, limit: LIMITS.maxTokens });
   return x.map((t, i) => str(t, `${path}[${i}]`, LIMITS.maxTokenChars));
 }
 
 /** Copies scalar fields (strings capped, numbers, booleans, null) into meta under a prefix. */
 function scalars(o: unknown, prefix: string, path: string, meta: ImportedAttention['meta']): void {
   if (o === undefined) return;
-  if (!isObj(o)) throw new ImportError(path, `expected an object, got ${kind(o)}`);
+  if (!isObj(o)) throw new ImportError(path, 'msg.import.att.object', { kind: kind(o) });
   for (const [k, v] of Object.entries(o)) {
-    if (typeof v === 'string') meta[prefix + k] = str(v, `${path}.${k}`);
-    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean' || v === null) meta[prefix + k] = v;
+    if (typeof v === 'string') putMeta(meta, prefix + k, str(v, `${path}.${k}`));
+    else if ((typeof v === 'number' && Number.isFinite(v)) || typeof v === 'boolean' || v === null) putMeta(meta, prefix + k, v);
   }
 }
 
-function parseAttentionData(ad: unknown, fallbackTokens: unknown, path: string, fallbackPath: string): { tokens: string[]; layer: ImportedLayer; notes: string[]; meta: ImportedAttention['meta'] } {
-  if (!isObj(ad)) throw new ImportError(path, `expected an object, got ${kind(ad)}`);
+function parseAttentionData(ad: unknown, fallbackTokens: unknown, path: string, fallbackPath: string): { tokens: string[]; layer: ImportedLayer; notes: Message[]; meta: ImportedAttention['meta'] } {
+  if (!isObj(ad)) throw new ImportError(path, 'msg.import.att.object', { kind: kind(ad) });
   const tokens = ad.tokens !== undefined ? tokenList(ad.tokens, `${path}.tokens`) : fallbackTokens !== undefined ? tokenList(fallbackTokens, fallbackPath) : null;
-  if (!tokens) throw new ImportError(`${path}.tokens`, 'missing (and no tokens beside it)');
+  if (!tokens) throw new ImportError(`${path}.tokens`, 'msg.import.traj.tokensMissing');
   const outputOnly = ad.output_only === undefined ? false : ad.output_only;
-  if (typeof outputOnly !== 'boolean') throw new ImportError(`${path}.output_only`, `expected true or false, got ${kind(outputOnly)}`);
+  if (typeof outputOnly !== 'boolean') throw new ImportError(`${path}.output_only`, 'msg.import.traj.bool', { kind: kind(outputOnly) });
   const m = ad.attention_matrix;
   const mp = `${path}.attention_matrix`;
-  if (!Array.isArray(m)) throw new ImportError(mp, `expected a list of rows, got ${kind(m)}`);
-  if (m.length === 0) throw new ImportError(mp, 'has no rows');
+  if (!Array.isArray(m)) throw new ImportError(mp, 'msg.import.traj.rows', { kind: kind(m) });
+  if (m.length === 0) throw new ImportError(mp, 'msg.import.traj.noRows');
   const T = tokens.length;
   let ctx = 0;
   if (outputOnly) {
     ctx = int(ad.context_length, `${path}.context_length`);
-    if (ctx + m.length > T) throw new ImportError(mp, `${m.length} generated rows after context_length ${ctx} need ${ctx + m.length} tokens, but tokens has ${T}`);
-  } else if (m.length !== T) throw new ImportError(mp, `expected ${T} rows (one per token, output_only false), got ${m.length}`);
+    if (ctx + m.length > T) throw new ImportError(mp, 'msg.import.traj.ctxRows', { m: m.length, ctx, need: ctx + m.length, T });
+  } else if (m.length !== T) throw new ImportError(mp, 'msg.import.traj.rowCount', { T, m: m.length });
   const Q = m.length;
   const K = outputOnly ? ctx + Q : T;
-  if (Q * K > LIMITS.maxCells) throw new ImportError(mp, `${Q} × ${K} cells exceed the limit of ${LIMITS.maxCells}`);
+  if (Q * K > LIMITS.maxCells) throw new ImportError(mp, 'msg.import.traj.cells', { Q, K, limit: LIMITS.maxCells });
   const data = new Float32Array(Q * K).fill(NaN);
   const queryPositions: number[] = [];
   for (let i = 0; i < Q; i++) {
@@ -64,57 +65,61 @@ function parseAttentionData(ad: unknown, fallbackTokens: unknown, path: string, 
     const rp = `${mp}[${i}]`;
     const q = ctx + i;
     queryPositions.push(q);
-    if (!Array.isArray(row)) throw new ImportError(rp, `expected a list of numbers, got ${kind(row)}`);
+    if (!Array.isArray(row)) throw new ImportError(rp, 'msg.import.traj.numbers', { kind: kind(row) });
     const causal = q + 1;
     // padded rows: full width T, or (output_only) the widest row's width
     const widths = outputOnly ? [...new Set([causal, K, T])] : [causal, T];
-    if (!widths.includes(row.length)) throw new ImportError(rp, `expected ${[...new Set(widths)].join(' or ')} entries, got ${row.length}`);
+    if (!widths.includes(row.length)) {
+      const w = [...new Set(widths)];
+      const key = w.length === 1 ? 'msg.import.traj.entries1' : w.length === 2 ? 'msg.import.traj.entries2' : 'msg.import.traj.entries3';
+      throw new ImportError(rp, key, { a: w[0]!, b: w[1] ?? '', c: w[2] ?? '', n: row.length });
+    }
     for (let k = 0; k < row.length; k++) {
       const v = row[k];
-      if (typeof v !== 'number' || !Number.isFinite(v)) throw new ImportError(`${rp}[${k}]`, `expected a finite number, got ${typeof v === 'number' ? String(v) : kind(v)}`);
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new ImportError(`${rp}[${k}]`, 'msg.import.att.finite', { v: typeof v === 'number' ? String(v) : kind(v) });
       if (k < causal) {
-        if (v < -VALUE_TOL || v > 1 + VALUE_TOL) throw new ImportError(`${rp}[${k}]`, `attention weight ${v} is outside [0, 1]`);
+        if (v < -VALUE_TOL || v > 1 + VALUE_TOL) throw new ImportError(`${rp}[${k}]`, 'msg.import.att.range', { v: String(v) });
         data[i * K + k] = v;
-      } else if (Math.abs(v) > VALUE_TOL) throw new ImportError(`${rp}[${k}]`, `padding after the causal position ${q} must be 0, got ${v}`);
+      } else if (Math.abs(v) > VALUE_TOL) throw new ImportError(`${rp}[${k}]`, 'msg.import.traj.padding', { q, v: String(v) });
     }
   }
   const meta: ImportedAttention['meta'] = {};
   if (ad.num_layers !== undefined) meta.num_layers = int(ad.num_layers, `${path}.num_layers`, 1);
   if (ad.num_heads !== undefined) meta.num_heads = int(ad.num_heads, `${path}.num_heads`, 1);
-  const notes: string[] = [];
+  const notes: Message[] = [];
   let layerIndex: number | null = null;
-  let label: string;
+  let labelCoded: Message;
   if (ad.layer !== undefined) {
     layerIndex = int(ad.layer, `${path}.layer`);
-    label = `layer ${layerIndex}`;
+    labelCoded = msg('msg.import.att.layer', { layer: layerIndex });
   } else if (typeof meta.num_layers === 'number') {
-    label = `last layer (assumed; the model has ${meta.num_layers}, so layer ${meta.num_layers - 1})`;
-    notes.push(`${path}: the file does not say which layer; the exporting scripts default to the last`);
+    labelCoded = msg('msg.import.traj.lastAssumed', { n: meta.num_layers, last: meta.num_layers - 1 });
+    notes.push(msg('msg.import.traj.whichLayer', undefined, path));
   } else {
-    label = 'layer unknown (exporter default: the last)';
-    notes.push(`${path}: the file does not say which layer; the exporting scripts default to the last`);
+    labelCoded = msg('msg.import.traj.layerDefault');
+    notes.push(msg('msg.import.traj.whichLayer', undefined, path));
   }
-  const layer: ImportedLayer = { layer: layerIndex, label, heads: 'mean', queries: Q, keys: K, data, queryPositions };
+  const layer: ImportedLayer = { layer: layerIndex, label: en(labelCoded), labelCoded, heads: 'mean', queries: Q, keys: K, data, queryPositions };
   const dev = maxRowSumDeviation(layer);
   if (dev > ROW_SUM_REJECT) {
-    throw new ImportError(mp, `rows do not sum to 1 (max |sum − 1| = ${dev.toPrecision(3)} > ${ROW_SUM_REJECT}): not attention probabilities`);
+    throw new ImportError(mp, 'msg.import.att.rowSum', { dev: dev.toPrecision(3), limit: ROW_SUM_REJECT });
   }
-  notes.push(`${path}: rows sum to 1 within ${dev.toExponential(2)} (max |sum − 1|)`);
-  if (K < T) notes.push(`${path}: tokens has ${T} entries; the matrix covers the first ${K}`);
+  notes.push(msg('msg.import.traj.within', { dev: dev.toExponential(2) }, path));
+  if (K < T) notes.push(msg('msg.import.traj.covers', { T, K }, path));
   return { tokens, layer, notes, meta };
 }
 
 /** Parses a trajectory JSON (text or parsed value) into ImportedAttention; throws ImportError with a JSON path. */
 export function parseAttentionTrajectory(json: unknown): ImportedAttention {
   if (typeof json === 'string') {
-    if (json.length > LIMITS.maxBytes) throw new ImportError('', `input of ${json.length} characters exceeds the limit of ${LIMITS.maxBytes}`);
+    if (json.length > LIMITS.maxBytes) throw new ImportError('', 'msg.import.att.inputChars', { n: json.length, limit: LIMITS.maxBytes });
     try {
       json = JSON.parse(json);
     } catch (e) {
-      throw new ImportError('', `not valid JSON (${(e as Error).message})`);
+      throw new ImportError('', 'msg.import.att.json', { detail: (e as Error).message });
     }
   }
-  if (!isObj(json)) throw new ImportError('', `expected a trajectory object, got ${kind(json)}`);
+  if (!isObj(json)) throw new ImportError('', 'msg.import.traj.notTrajectory', { kind: kind(json) });
   const meta: ImportedAttention['meta'] = {};
   for (const k of ['id', 'timestamp', 'response'] as const) if (json[k] !== undefined && json[k] !== null) meta[k] = typeof json[k] === 'number' ? (json[k] as number) : str(json[k], k);
   scalars(json.test_case, 'test_case.', 'test_case', meta);
@@ -122,11 +127,11 @@ export function parseAttentionTrajectory(json: unknown): ImportedAttention {
 
   let calls: ImportedCall[] = [];
   if (json.llm_calls !== undefined) {
-    if (!Array.isArray(json.llm_calls)) throw new ImportError('llm_calls', `expected a list, got ${kind(json.llm_calls)}`);
-    if (json.llm_calls.length > LIMITS.maxCalls) throw new ImportError('llm_calls', `${json.llm_calls.length} calls exceed the limit of ${LIMITS.maxCalls}`);
+    if (!Array.isArray(json.llm_calls)) throw new ImportError('llm_calls', 'msg.import.traj.list', { kind: kind(json.llm_calls) });
+    if (json.llm_calls.length > LIMITS.maxCalls) throw new ImportError('llm_calls', 'msg.import.traj.callsLimit', { n: json.llm_calls.length, limit: LIMITS.maxCalls });
     calls = json.llm_calls.flatMap((c, i): ImportedCall[] => {
       const p = `llm_calls[${i}]`;
-      if (!isObj(c)) throw new ImportError(p, `expected an object, got ${kind(c)}`);
+      if (!isObj(c)) throw new ImportError(p, 'msg.import.att.object', { kind: kind(c) });
       if (c.attention_data === undefined || c.attention_data === null) return [];
       const r = parseAttentionData(c.attention_data, c.tokens, `${p}.attention_data`, `${p}.tokens`);
       const cm: ImportedAttention['meta'] = { ...r.meta };
@@ -134,14 +139,16 @@ export function parseAttentionTrajectory(json: unknown): ImportedAttention {
       for (const k of ['step_num', 'input_tokens', 'output_tokens'] as const) if (typeof c[k] === 'number') cm[k] = c[k] as number;
       const stepNum = c.step_num === undefined || c.step_num === null ? null : int(c.step_num, `${p}.step_num`);
       const stepType = c.step_type === undefined || c.step_type === null ? null : str(c.step_type, `${p}.step_type`);
-      return [{ index: i, stepNum, stepType, attention: { source: 'attention_visualization', tokens: r.tokens, layers: [r.layer], meta: { ...meta, ...cm }, notes: r.notes, calls: [] } }];
+      return [{ index: i, stepNum, stepType, attention: { source: 'attention_visualization', tokens: r.tokens, layers: [r.layer], meta: { ...meta, ...cm }, notes: r.notes.map(en), codedNotes: r.notes, calls: [] } }];
     });
   }
   if (json.attention_data === undefined || json.attention_data === null) {
-    if (calls.length === 0) throw new ImportError('attention_data', 'missing (and no llm_calls carry attention_data)');
+    if (calls.length === 0) throw new ImportError('attention_data', 'msg.import.traj.noAttention');
     const first = calls[0]!.attention;
-    return { source: 'attention_visualization', tokens: first.tokens, layers: first.layers, meta, notes: [`attention_data absent: showing llm_calls[${calls[0]!.index}]; ${calls.length} calls carry attention`, ...first.notes], calls };
+    const codedNotes = [msg('msg.import.traj.absent', { index: calls[0]!.index, n: calls.length }), ...(first.codedNotes ?? [])];
+    return { source: 'attention_visualization', tokens: first.tokens, layers: first.layers, meta, notes: codedNotes.map(en), codedNotes, calls };
   }
   const r = parseAttentionData(json.attention_data, json.tokens, 'attention_data', 'tokens');
-  return { source: 'attention_visualization', tokens: r.tokens, layers: [r.layer], meta: { ...meta, ...r.meta }, notes: r.notes, calls };
+  return { source: 'attention_visualization', tokens: r.tokens, layers: [r.layer], meta: { ...meta, ...r.meta }, notes: r.notes.map(en), codedNotes: r.notes, calls };
+
 }

@@ -1,5 +1,7 @@
 // Attention computed elsewhere (another machine, a bigger model), normalized so kvscope can show it.
 // Pure data: no DOM, no engine.
+import type { Params, StringKey } from '../../i18n';
+import { CodedError, type Message } from '../../i18n/message';
 
 /** One layer's attention: [H, Q, K] row-major when heads is a count, [Q, K] when it is 'mean'. NaN marks absent cells. */
 export interface ImportedLayer {
@@ -7,6 +9,8 @@ export interface ImportedLayer {
   layer: number | null;
   /** Human-readable: "layer 27", "last layer (assumed; model has 28)". */
   label: string;
+  /** The label as a message, for the interface's language (absent in layers made elsewhere: `label` then). */
+  labelCoded?: Message;
   /** 'mean': already averaged over heads; a number: that many heads, stored head-major. */
   heads: 'mean' | number;
   queries: number;
@@ -32,18 +36,39 @@ export interface ImportedAttention {
   meta: Record<string, string | number | boolean | null>;
   /** Things worth knowing that did not justify rejecting the file (row-sum deviation, assumed layer, …). */
   notes: string[];
+  /** The same notes as messages, for the interface's language (absent in attention made elsewhere: `notes` then). */
+  codedNotes?: Message[];
   /** ReAct runs: one entry per llm_call that carried attention_data. */
   calls: ImportedCall[];
 }
 
-export class ImportError extends Error {
+/** A refusal of the input, with the JSON path of the problem (shown first: "layers[0].shape: expected …"). */
+export class ImportError extends CodedError {
   constructor(
     readonly path: string,
-    message: string,
+    key: StringKey,
+    params?: Params,
+    parts?: Record<string, Message>,
   ) {
-    super(path ? `${path}: ${message}` : message);
+    super(key, params, path || undefined, parts);
     this.name = 'ImportError';
   }
+
+  /** Another reader's message (the safetensors parser's) as an ImportError at `path`. */
+  static of(path: string, m: Message): ImportError {
+    const where = [path, m.where].filter(Boolean).join(': ');
+    const e = new ImportError(where, m.key, m.params, m.parts);
+    return e;
+  }
+}
+
+
+/**
+ * Sets a metadata entry as an own property, whatever its key: a plain assignment to `meta["__proto__"]`
+ * would set meta's prototype (or be ignored) instead of keeping the file's field.
+ */
+export function putMeta(meta: ImportedAttention['meta'], key: string, value: string | number | boolean | null): void {
+  Object.defineProperty(meta, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 /** Limits shared by both importers (documented in docs/ATTENTION_FORMAT.md). */

@@ -8,7 +8,7 @@ export const INDEX_FILE = 'model.safetensors.index.json';
 export const SINGLE_FILE = 'model.safetensors';
 
 /** A shard name as an index may give it: a plain `*.safetensors` file name, no folders, no `..`. */
-function validShardName(s: string): boolean {
+export function validShardName(s: string): boolean {
   return /^[^/\\]+\.safetensors$/.test(s) && !s.includes('..') && !s.startsWith('.');
 }
 
@@ -16,7 +16,7 @@ function parseJson(text: string, file: string, files: ModelFiles): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new ModelSourceError('unsupported', `${file} in ${files.label} is not valid JSON: ${(e as Error).message}.`, { file });
+    throw new ModelSourceError('unsupported', 'msg.model.src.json', { file, label: files.label, detail: (e as Error).message });
   }
 }
 
@@ -24,29 +24,22 @@ function parseJson(text: string, file: string, files: ModelFiles): unknown {
 export function shardsFromIndex(indexText: string, files: ModelFiles): string[] {
   const index = parseJson(indexText, INDEX_FILE, files);
   const map = index && typeof index === 'object' ? (index as { weight_map?: unknown }).weight_map : undefined;
-  const where = `${INDEX_FILE} in ${files.label}`;
-  if (!map || typeof map !== 'object' || Array.isArray(map)) {
-    throw new ModelSourceError('unsupported', `${where} has no weight_map object (tensor name → shard file).`, { file: INDEX_FILE });
-  }
+  const at = { file: INDEX_FILE, label: files.label };
+  if (!map || typeof map !== 'object' || Array.isArray(map)) throw new ModelSourceError('unsupported', 'msg.model.src.noWeightMap', at);
   const shards = new Set<string>();
   for (const [tensor, shard] of Object.entries(map as Record<string, unknown>)) {
-    if (typeof shard !== 'string') throw new ModelSourceError('unsupported', `${where}: weight_map["${tensor}"] is not a file name.`, { file: INDEX_FILE, key: tensor });
-    if (!validShardName(shard)) {
-      throw new ModelSourceError('unsupported', `${where}: weight_map["${tensor}"] is "${shard}", not a plain *.safetensors file name in the same folder.`, { file: INDEX_FILE, key: tensor });
-    }
+    if (typeof shard !== 'string') throw new ModelSourceError('unsupported', 'msg.model.src.weightMapNotName', { ...at, tensor, key: tensor });
+    if (!validShardName(shard)) throw new ModelSourceError('unsupported', 'msg.model.src.weightMapBadName', { ...at, tensor, shard, key: tensor });
     shards.add(shard);
   }
-  if (shards.size === 0) throw new ModelSourceError('unsupported', `${where} has an empty weight_map.`, { file: INDEX_FILE });
+  if (shards.size === 0) throw new ModelSourceError('unsupported', 'msg.model.src.weightMapEmpty', at);
   return [...shards].sort();
 }
 
 function refuse(files: ModelFiles, found: string[]): ModelSourceError {
-  const has = found.length ? `; it has ${found.slice(0, 4).join(', ')}${found.length > 4 ? ', …' : ''}` : '';
-  return new ModelSourceError(
-    'unsupported',
-    `${files.label} has no ${SINGLE_FILE} or ${INDEX_FILE}${has}. kvscope reads *.safetensors only (GGUF, pytorch_model.bin and other formats are not supported).`,
-    { found: found.join(', ') },
-  );
+  const params = { label: files.label, found: found.join(', ') };
+  if (found.length === 0) return new ModelSourceError('unsupported', 'msg.model.src.noWeights', params);
+  return new ModelSourceError('unsupported', 'msg.model.src.noWeightsHas', { ...params, shown: found.slice(0, 4).join(', ') + (found.length > 4 ? ', …' : '') });
 }
 
 /** The safetensors shards to load, in order; refuses (`unsupported`) a folder without safetensors weights. */
@@ -54,7 +47,7 @@ export async function weightFiles(files: ModelFiles, signal?: AbortSignal): Prom
   const indexText = await files.text(INDEX_FILE);
   if (indexText !== null) return shardsFromIndex(indexText, files);
   if ((await files.size(SINGLE_FILE)) !== null) return [SINGLE_FILE];
-  if (signal?.aborted) throw new ModelSourceError('aborted', `Loading ${files.label} was cancelled.`);
+  if (signal?.aborted) throw new ModelSourceError('aborted', 'msg.model.src.loadCancelled', { label: files.label });
   if (files.list) {
     const all = await files.list();
     // Unsharded checkpoints under another name (as modelDir reads them): every top-level *.safetensors.
@@ -81,9 +74,10 @@ export interface ModelFileContents {
   readme: string | null;
 }
 
-async function required(files: ModelFiles, name: string, why: string): Promise<string> {
+/** A file the model needs; `key` says why it is needed when it is absent. */
+async function required(files: ModelFiles, name: string, key: 'msg.model.src.noConfig' | 'msg.model.src.noTokenizerConfig'): Promise<string> {
   const t = await files.text(name);
-  if (t === null) throw new ModelSourceError('not_found', `${files.label} has no ${name} (${why}).`, { file: name });
+  if (t === null) throw new ModelSourceError('not_found', key, { label: files.label, file: name });
   return t;
 }
 
@@ -92,17 +86,13 @@ async function required(files: ModelFiles, name: string, why: string): Promise<s
  * large download), then each shard in turn, passing per-file progress through.
  */
 export async function readModelFiles(files: ModelFiles, onProgress?: ProgressFn, signal?: AbortSignal): Promise<ModelFileContents> {
-  const config = await required(files, 'config.json', 'expected a Hugging Face model folder');
+  const config = await required(files, 'config.json', 'msg.model.src.noConfig');
   const tokenizerText = await files.text('tokenizer.json');
   if (tokenizerText === null) {
     const slow = (await files.size('tokenizer.model')) !== null;
-    throw new ModelSourceError(
-      'not_found',
-      `${files.label} has no tokenizer.json${slow ? ' (only tokenizer.model, a SentencePiece file)' : ''}; kvscope needs the fast-tokenizer tokenizer.json.`,
-      { file: 'tokenizer.json' },
-    );
+    throw new ModelSourceError('not_found', slow ? 'msg.model.src.noTokenizerSlow' : 'msg.model.src.noTokenizer', { label: files.label, file: 'tokenizer.json' });
   }
-  const tokenizerConfigText = await required(files, 'tokenizer_config.json', 'it holds the chat template and special tokens');
+  const tokenizerConfigText = await required(files, 'tokenizer_config.json', 'msg.model.src.noTokenizerConfig');
   const tokenizer = parseJson(tokenizerText, 'tokenizer.json', files);
   const tokenizerConfig = parseJson(tokenizerConfigText, 'tokenizer_config.json', files);
   const genText = await files.text('generation_config.json');

@@ -21,13 +21,13 @@ export class DiskFiles implements ModelFiles {
   private path(name: string): string {
     const segs = name.split(/[\\/]/);
     if (name === '' || name.startsWith('/') || /^[A-Za-z]:/.test(name) || segs.some((s) => s === '..' || s === '')) {
-      throw new ModelSourceError('not_found', `${name} is not a file name inside ${this.dir}.`, { file: name, dir: this.dir });
+      throw new ModelSourceError('not_found', 'msg.model.src.diskBadName', { file: name, dir: this.dir });
     }
     return join(this.dir, ...segs);
   }
 
   private missing(name: string): ModelSourceError {
-    return new ModelSourceError('not_found', `${join(this.dir, name)} does not exist.`, { file: name, dir: this.dir });
+    return new ModelSourceError('not_found', 'msg.model.src.diskMissing', { path: join(this.dir, name), file: name, dir: this.dir });
   }
 
   async size(name: string): Promise<number | null> {
@@ -45,7 +45,7 @@ export class DiskFiles implements ModelFiles {
   }
 
   async range(name: string, start: number, end: number, signal?: AbortSignal): Promise<Uint8Array> {
-    if (signal?.aborted) throw new ModelSourceError('aborted', `Reading ${name} was cancelled.`, { file: name });
+    if (signal?.aborted) throw new ModelSourceError('aborted', 'msg.model.src.readCancelled', { file: name });
     const size = await this.size(name);
     if (size === null) throw this.missing(name);
     const e = Math.min(end, size);
@@ -81,9 +81,9 @@ export class DiskFiles implements ModelFiles {
       };
       report();
       while (got < size) {
-        if (signal?.aborted) throw new ModelSourceError('aborted', `Reading ${name} was cancelled.`, { file: name });
+        if (signal?.aborted) throw new ModelSourceError('aborted', 'msg.model.src.readCancelled', { file: name });
         const { bytesRead } = await fh.read(out, got, Math.min(CHUNK, size - got), got);
-        if (bytesRead === 0) throw new ModelSourceError('network', `${join(this.dir, name)} ended at byte ${got} of ${size} while being read.`, { file: name });
+        if (bytesRead === 0) throw new ModelSourceError('network', 'msg.model.src.diskShort', { path: join(this.dir, name), got, size, file: name });
         got += bytesRead;
         report();
       }

@@ -103,6 +103,8 @@ const CHUNK = 64 << 20;
 export class FolderFiles implements ModelFiles {
   readonly kind = 'folder' as const;
   readonly label: string;
+  /** The folder's name (the label without "folder "). */
+  readonly folderName: string;
   private readonly files = new Map<string, FileLike>();
 
   /** `files` from <input webkitdirectory> (paths from webkitRelativePath), or entries with their paths. */
@@ -111,7 +113,8 @@ export class FolderFiles implements ModelFiles {
     const paths = list.map((e) => e.path.replace(/\\/g, '/').replace(/^\/+/, ''));
     const { top, strip } = stripCommonFolder(paths);
     list.forEach((e, i) => this.files.set(paths[i]!.split('/').slice(strip).join('/'), e.file));
-    this.label = `folder ${name ?? top ?? 'files'}`;
+    this.folderName = name ?? top ?? 'files';
+    this.label = `folder ${this.folderName}`;
   }
 
   /** Paths of every file, relative to the model folder. */
@@ -120,7 +123,7 @@ export class FolderFiles implements ModelFiles {
   }
 
   private missing(name: string): ModelSourceError {
-    return new ModelSourceError('not_found', `The ${this.label} has no file ${name}.`, { file: name });
+    return new ModelSourceError('not_found', 'msg.model.src.folderMissing', { name: this.folderName, file: name });
   }
 
   async size(name: string): Promise<number | null> {
@@ -135,7 +138,7 @@ export class FolderFiles implements ModelFiles {
   async range(name: string, start: number, end: number, signal?: AbortSignal): Promise<Uint8Array> {
     const f = this.files.get(name);
     if (!f) throw this.missing(name);
-    if (signal?.aborted) throw new ModelSourceError('aborted', `Reading ${name} was cancelled.`, { file: name });
+    if (signal?.aborted) throw new ModelSourceError('aborted', 'msg.model.src.readCancelled', { file: name });
     const e = Math.min(end, f.size);
     return e <= start ? new Uint8Array(0) : new Uint8Array(await f.slice(start, e).arrayBuffer());
   }
@@ -154,7 +157,7 @@ export class FolderFiles implements ModelFiles {
     };
     report(0);
     for (let o = 0; o < f.size; o += CHUNK) {
-      if (signal?.aborted) throw new ModelSourceError('aborted', `Reading ${name} was cancelled.`, { file: name });
+      if (signal?.aborted) throw new ModelSourceError('aborted', 'msg.model.src.readCancelled', { file: name });
       const part = new Uint8Array(await f.slice(o, Math.min(f.size, o + CHUNK)).arrayBuffer());
       out.set(part, o);
       report(o + part.length);

@@ -3,6 +3,7 @@
 // on the page, in workers and in Node (the CLI's cache download). Downloads report progress, resume after a
 // dropped connection with Range requests, and go through an optional BlobCache so a reload fetches nothing.
 
+import type { Params, StringKey } from '../../i18n';
 import { ModelSourceError, type FileProgress, type ModelFiles, type ProgressFn } from './types';
 
 export const DEFAULT_ENDPOINT = 'https://huggingface.co';
@@ -30,7 +31,6 @@ export interface BlobCache {
 // ---------------------------------------------------------------------------------------------------------
 // Repo ids and endpoints
 
-const ACCEPTED = 'expected `org/name`, `org/name@revision` or a Hub URL such as https://huggingface.co/Qwen/Qwen3-0.6B';
 
 /** One part of a repo id as the Hub allows it: [A-Za-z0-9._-], no `..`, no leading/trailing `-` or `.`, ≤ 96. */
 function validPart(s: string): boolean {
@@ -42,9 +42,14 @@ function validRevision(s: string): boolean {
   return s.length > 0 && s.length <= 256 && /^[A-Za-z0-9._\-/]+$/.test(s) && !s.includes('..') && !s.split('/').includes('');
 }
 
-function badRepo(text: string, why?: string): ModelSourceError {
+/** Why a text is not a repo id, each a 'msg.model.hub.*' key: the message then says what is accepted. */
+type BadRepoWhy = 'badRepo' | 'badRepoNames' | 'badRepoRevision' | 'badRepoCredentials' | 'badRepoSpace' | 'badRepoDataset';
+
+function badRepo(text: string, why: BadRepoWhy = 'badRepo', revision?: string): ModelSourceError {
   const shown = text.length > 120 ? text.slice(0, 117) + '…' : text;
-  return new ModelSourceError('bad_repo_id', `"${shown}" is not a Hub model repository${why ? ` (${why})` : ''}: ${ACCEPTED}.`, { text: shown });
+  const params: Params = { text: shown };
+  if (revision !== undefined) params.revision = revision.length > 60 ? revision.slice(0, 59) + '…' : revision;
+  return new ModelSourceError('bad_repo_id', `msg.model.hub.${why}`, params);
 }
 
 export interface RepoRef {
@@ -66,8 +71,8 @@ export function parseRepoId(text: string): RepoRef {
   const parts = id.split('/');
   if (parts.length !== 2) throw badRepo(text);
   const [org, name] = parts as [string, string];
-  if (!validPart(org) || !validPart(name)) throw badRepo(text, 'names use letters, digits, `.`, `_` and `-`, at most 96 characters');
-  if (!validRevision(revision)) throw badRepo(text, `"${revision}" is not a revision name`);
+  if (!validPart(org) || !validPart(name)) throw badRepo(text, 'badRepoNames');
+  if (!validRevision(revision)) throw badRepo(text, 'badRepoRevision', revision);
   return { repo: `${org}/${name}`, revision };
 }
 
@@ -78,13 +83,13 @@ function parseRepoUrl(t: string, text: string): RepoRef {
   } catch {
     throw badRepo(text);
   }
-  if (u.username || u.password) throw badRepo(text, 'URLs with credentials are not accepted');
+  if (u.username || u.password) throw badRepo(text, 'badRepoCredentials');
   const segs = u.pathname.split('/').filter((s) => s !== '');
-  if (segs[0] === 'datasets' || segs[0] === 'spaces') throw badRepo(text, `that is a ${segs[0] === 'spaces' ? 'Space' : 'dataset'}, not a model`);
+  if (segs[0] === 'datasets' || segs[0] === 'spaces') throw badRepo(text, segs[0] === 'spaces' ? 'badRepoSpace' : 'badRepoDataset');
   if (segs[0] === 'models') segs.shift();
   if (segs.length < 2) throw badRepo(text);
   const [org, name, kind, rev] = segs as [string, string, string | undefined, string | undefined];
-  if (!validPart(org) || !validPart(name)) throw badRepo(text, 'names use letters, digits, `.`, `_` and `-`, at most 96 characters');
+  if (!validPart(org) || !validPart(name)) throw badRepo(text, 'badRepoNames');
   let revision = 'main';
   if (kind !== undefined) {
     if (!['tree', 'resolve', 'blob'].includes(kind) || rev === undefined) throw badRepo(text);
@@ -93,7 +98,7 @@ function parseRepoUrl(t: string, text: string): RepoRef {
     } catch {
       throw badRepo(text);
     }
-    if (!validRevision(revision)) throw badRepo(text, `"${revision}" is not a revision name`);
+    if (!validRevision(revision)) throw badRepo(text, 'badRepoRevision', revision);
   }
   return { repo: `${org}/${name}`, revision, endpoint: u.origin };
 }
@@ -102,17 +107,20 @@ function parseRepoUrl(t: string, text: string): RepoRef {
 export function normaliseEndpoint(text?: string | null): string {
   const t = (text ?? '').trim();
   if (t === '') return DEFAULT_ENDPOINT;
-  const bad = (why: string) => new ModelSourceError('bad_endpoint', `Hub endpoint "${t}" ${why}; expected an http(s) URL such as https://huggingface.co or https://hf-mirror.com.`, { endpoint: t });
+  const bad = (key: StringKey, params: Params = {}) => new ModelSourceError('bad_endpoint', key, { ...params, endpoint: t });
   let u: URL;
   try {
     u = new URL(t);
   } catch {
-    throw bad('is not a URL');
+    throw bad('msg.model.hub.endpointNotUrl');
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw bad(`uses ${u.protocol.replace(/:$/, '')}`);
-  if (u.username || u.password) throw bad('contains credentials (kvscope never sends Hub credentials)');
-  if (u.search || u.hash) throw bad('has a query or fragment');
-  return u.origin + u.pathname.replace(/\/+$/, '');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw bad('msg.model.hub.endpointScheme', { scheme: u.protocol.replace(/:$/, '') });
+  if (u.username || u.password) throw bad('msg.model.hub.endpointCredentials');
+  if (u.search || u.hash) throw bad('msg.model.hub.endpointQuery');
+  // A loop, not /\/+$/: that regex backtracks quadratically on a path of many slashes followed by a letter.
+  let end = u.pathname.length;
+  while (end > 0 && u.pathname.charCodeAt(end - 1) === 47) end--;
+  return u.origin + u.pathname.slice(0, end);
 }
 
 /** The resolve URL of one file; each path segment of the file is encoded, the revision as one segment. */
@@ -269,27 +277,22 @@ export class HubFiles implements ModelFiles {
   /** A typed error for a failed response; 404 / 401 / 403 get the sentences users need. */
   private httpError(res: Response, file: string, url: string): ModelSourceError {
     const code = res.headers.get('x-error-code');
-    const params = { repo: this.repo, revision: this.revision, file, url, status: res.status };
+    const params = { repo: this.repo, revision: this.revision, file, url, status: res.status, endpoint: this.endpoint };
     if (res.status === 401 || res.status === 403 || code === 'GatedRepo') {
-      if (code === 'RepoNotFound') return new ModelSourceError('not_found', `${this.repo} was not found on ${this.endpoint} (HTTP ${res.status} at ${url}); check the repository name. If it is private, kvscope does not send Hub tokens: download it with \`huggingface-cli download ${this.repo}\` and open the folder instead.`, { ...params, missing: 'repo' });
-      return new ModelSourceError(
-        'gated',
-        `${this.repo} answered HTTP ${res.status} at ${url}: the repository is gated or private (the Hub also answers 401 for a repository that does not exist). ` +
-          `kvscope does not send Hub tokens; download it with \`huggingface-cli download ${this.repo}\` and open the folder instead.`,
-        params,
-      );
+      if (code === 'RepoNotFound') return new ModelSourceError('not_found', 'msg.model.hub.repoNotFoundStatus', { ...params, missing: 'repo' });
+      return new ModelSourceError('gated', 'msg.model.hub.gated', params);
     }
     if (res.status === 404) {
       // `missing` tells a missing file (size/text answer null) from a missing repo or revision (always an error).
-      if (code === 'RepoNotFound') return new ModelSourceError('not_found', `${this.repo} was not found on ${this.endpoint} (404 at ${url}).`, { ...params, missing: 'repo' });
-      if (code === 'RevisionNotFound') return new ModelSourceError('not_found', `${this.repo} has no revision "${this.revision}" (404 at ${url}).`, { ...params, missing: 'revision' });
-      return new ModelSourceError('not_found', `${this.repo}@${this.revision} has no file ${file} (404 at ${url}).`, { ...params, missing: 'file' });
+      if (code === 'RepoNotFound') return new ModelSourceError('not_found', 'msg.model.hub.repoNotFound', { ...params, missing: 'repo' });
+      if (code === 'RevisionNotFound') return new ModelSourceError('not_found', 'msg.model.hub.revisionNotFound', { ...params, missing: 'revision' });
+      return new ModelSourceError('not_found', 'msg.model.hub.fileNotFound', { ...params, missing: 'file' });
     }
-    return new ModelSourceError('network', `HTTP ${res.status} ${res.statusText} for ${url}.`, params);
+    return new ModelSourceError('network', 'msg.model.hub.http', { ...params, statusText: res.statusText });
   }
 
   private aborted(file: string): ModelSourceError {
-    return new ModelSourceError('aborted', `Loading ${file} from ${this.label} was cancelled.`, { repo: this.repo, file });
+    return new ModelSourceError('aborted', 'msg.model.hub.aborted', { repo: this.repo, file, label: this.label });
   }
 
   private async request(url: string, file: string, init: RequestInit, signal?: AbortSignal): Promise<Response> {
@@ -300,7 +303,7 @@ export class HubFiles implements ModelFiles {
       return res;
     } catch (e) {
       if (isAbort(e, signal)) throw this.aborted(file);
-      throw new ModelSourceError('network', `Could not reach ${url}: ${(e as Error).message}.`, { url, file });
+      throw new ModelSourceError('network', 'msg.model.hub.unreachable', { url, file, detail: (e as Error).message });
     }
   }
 
@@ -407,7 +410,7 @@ export class HubFiles implements ModelFiles {
     const res = await this.request(url, file, { headers: { Range: `bytes=${start}-${end - 1}` } }, signal);
     if (res.status === 416) {
       await res.body?.cancel().catch(() => {});
-      throw new ModelSourceError('network', `${file} in ${this.label} is shorter than ${start + 1} bytes (HTTP 416 for bytes ${start}–${end - 1} at ${url}).`, { url, file });
+      throw new ModelSourceError('network', 'msg.model.hub.tooShort', { url, file, label: this.label, need: start + 1, start, last: end - 1 });
     }
     if (!res.ok) throw this.httpError(res, file, url);
     let body: Uint8Array;
@@ -415,11 +418,11 @@ export class HubFiles implements ModelFiles {
       body = new Uint8Array(await res.arrayBuffer());
     } catch (e) {
       if (isAbort(e, signal)) throw this.aborted(file);
-      throw new ModelSourceError('network', `The connection to ${url} dropped while reading bytes ${start}–${end - 1}: ${(e as Error).message}.`, { url, file });
+      throw new ModelSourceError('network', 'msg.model.hub.rangeDropped', { url, file, start, last: end - 1, detail: (e as Error).message });
     }
     if (res.status === 206) {
       const cr = parseContentRange(res.headers.get('content-range'));
-      if (cr && cr.start !== start) throw new ModelSourceError('network', `${url} answered bytes from ${cr.start} when asked for bytes from ${start}.`, { url, file });
+      if (cr && cr.start !== start) throw new ModelSourceError('network', 'msg.model.hub.rangeStart', { url, file, got: cr.start, start });
       return body.length > end - start ? body.slice(0, end - start) : body;
     }
     // A server that ignores Range sends the whole file with 200: take the part asked for.
@@ -461,7 +464,7 @@ export class HubFiles implements ModelFiles {
     const retry = async (why: string) => {
       failures++;
       if (failures > this.retries) {
-        throw new ModelSourceError('network', `Downloading ${url} failed after ${this.retries} resumed attempts (${asm?.length ?? 0} of ${total ?? '?'} bytes): ${why}.`, { url, file });
+        throw new ModelSourceError('network', 'msg.model.hub.downloadFailed', { url, file, retries: this.retries, got: asm?.length ?? 0, total: total ?? '?', why });
       }
       await this.sleep(Math.min(2000, this.retryDelayMs * 2 ** (failures - 1)), file, signal);
     };
@@ -491,7 +494,7 @@ export class HubFiles implements ModelFiles {
         const cr = parseContentRange(res.headers.get('content-range'));
         if (!cr || cr.start !== from || (total !== null && cr.total !== null && cr.total !== total)) {
           await res.body?.cancel().catch(() => {});
-          throw new ModelSourceError('network', `Resuming ${url} at byte ${from} got Content-Range "${res.headers.get('content-range')}"; the file may have changed on the server.`, { url, file });
+          throw new ModelSourceError('network', 'msg.model.hub.resumeMismatch', { url, file, from, range: String(res.headers.get('content-range')) });
         }
       } else {
         // First response, or a server that ignored Range and sent the whole file again: start over.

@@ -11,7 +11,7 @@ import { ModelSourceError, type ModelFiles, type ProgressFn } from './types';
 export function filesOf(spec: ModelSourceSpec, fetchFn: FetchFn = (u, i) => fetch(u, i)): ModelFiles {
   if (spec.kind === 'hub') return new HubFiles({ repo: spec.repo, revision: spec.revision, endpoint: spec.endpoint, fetch: fetchFn, cache: browserBlobCache() });
   const files = spec.files.filter((f): f is FileLike => typeof f === 'object' && f !== null && 'name' in f && 'size' in f);
-  if (files.length === 0) throw new ModelSourceError('not_found', 'No files were given for the folder.');
+  if (files.length === 0) throw new ModelSourceError('not_found', 'msg.model.src.noFiles');
   return new FolderFiles(files, spec.label);
 }
 

@@ -1,6 +1,8 @@
 // Where a checkpoint's files come from (docs/MODELS.md): the Hugging Face Hub (or a mirror), a folder the user
 // picked or dropped, a folder on disk, or the embedded models under public/. Every source reads files by their
 // name in the Hugging Face layout, so the loader above it is one code path whatever the source.
+import type { Params, StringKey } from '../../i18n';
+import { CodedError } from '../../i18n/message';
 
 /** Progress of one file's transfer. `total` is null when the server did not say. */
 export interface FileProgress {
@@ -48,13 +50,22 @@ export type ModelSourceCode =
   | 'aborted'
   | 'unsupported'; // e.g. only GGUF files in the folder
 
-export class ModelSourceError extends Error {
+/**
+ * A source's refusal: `code` says what kind (callers branch on it), the message is a 'msg.model.src.*' /
+ * 'msg.model.hub.*' key. `params` holds the message's parameters and the facts callers read (file, url,
+ * status, `missing`), which the message may not show.
+ */
+export class ModelSourceError extends CodedError {
   readonly code: ModelSourceCode;
-  readonly params: Record<string, string | number>;
-  constructor(code: ModelSourceCode, message: string, params: Record<string, string | number> = {}) {
-    super(message);
+  declare readonly params: Params;
+  constructor(code: ModelSourceCode, key: StringKey, params: Params = {}, where?: string) {
+    super(key, params, where);
     this.name = 'ModelSourceError';
     this.code = code;
-    this.params = params;
+  }
+
+  /** An error whose English text is given as it is (the CLI's own messages, which are English only). */
+  static plain(code: ModelSourceCode, text: string, params: Params = {}): ModelSourceError {
+    return new ModelSourceError(code, 'msg.model.src.plain', { ...params, plain: text });
   }
 }

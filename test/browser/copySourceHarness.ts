@@ -1,0 +1,92 @@
+// Runs in headless Chromium (bundled by test/copySourceBrowser.test.ts): the real engine worker behind
+// EngineClient loads the embedded model, renders a scenario's prompt (the whole conversation, with the
+// generation prompt) and prefills it, as the page's Lab does. Then, by ?mode=:
+//   step     <StepLab> (the Step tab) on that prompt;
+//   heatmap  the Attention tab's <HeatmapSection copySource> on that prefill's attention, the selected row in a
+//            wrapper's state; window.__select(q) selects a row.
+// window.__ids holds the prompt's ids, window.__client the engine client.
+// Query string: ?mode=step|heatmap&scenario=vancouver&lang=en|zh&model=kvscope-tiny
+import { createElement as h, useState } from 'react';
+import { createRoot } from 'react-dom/client';
+import { StepLab } from '../../components/step/StepLab';
+import { HeatmapSection } from '../../components/attention/HeatmapSection';
+import { useAttentionView } from '../../components/attention/useAttentionView';
+import { LangProvider } from '../../components/common/i18n';
+import { EngineClient } from '../../lib/engine/client';
+import type { LoadParams } from '../../lib/engine/protocol';
+import type { PromptResult } from '../../lib/engine/promptHook';
+import { isLang } from '../../lib/i18n';
+import { runOf } from '../../lib/agent/run';
+import { layersWithHeads } from '../../lib/analysis/headLayers';
+import { displayToken } from '../../lib/prompt/label';
+import { readVocab } from '../../lib/prompt/vocab';
+import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
+import { fetchModel } from '../../lib/model/fetchModel';
+import { paletteCss } from '../../lib/view/palette';
+import type { Analysed } from '../../lib/state/analysed';
+import type { ViewSettings } from '../../lib/state/store';
+
+declare global {
+  interface Window {
+    __ids: number[];
+    __client: EngineClient;
+    __select: (q: number | null) => void;
+    __harnessError?: string;
+  }
+}
+
+const params = new URLSearchParams(location.search);
+const lang = params.get('lang');
+const mode = params.get('mode') ?? 'step';
+const model = params.get('model') ?? 'kvscope-tiny';
+const scenario = params.get('scenario') ?? 'vancouver';
+const { id, variant } = parseScenarioRef(scenario);
+
+function Heatmap({ data }: { data: Analysed }) {
+  const [selected, setSelected] = useState<number | null>(null);
+  window.__select = setSelected;
+  const view: ViewSettings = { layer: data.attention.length - 1, head: 'mean', scale: 'power', gamma: 0.5, colormap: 'viridis', hideSink: false, pinned: [0] };
+  const shown = useAttentionView(data, view);
+  return h(HeatmapSection, { data, shown, matrix: shown.matrix!, view, onView: () => {}, model, scenario, selected, onSelect: setSelected, px: 560, copySource: true });
+}
+
+async function main() {
+  const client = new EngineClient(() => new Worker('/engine.worker.js', { type: 'module' }));
+  const { config, shards, tokenizer, tokenizerConfig, generationConfig } = await fetchModel(`/models/${model}/`, (u) => fetch(u));
+  await client.load({ config, shards, tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 2 } as LoadParams);
+  const request = scenarioRequest(id, variant);
+  const r = (await client.prompt(request, { addGenerationPrompt: true })) as PromptResult;
+  if (!r.ok) throw new Error('prompt failed');
+  const run = await client.prefill(r.prompt.ids);
+  const T = r.prompt.ids.length;
+  window.__ids = r.prompt.ids;
+  window.__client = client;
+  const style = document.createElement('style');
+  style.textContent = paletteCss();
+  document.head.append(style);
+  const host = document.createElement('div');
+  document.body.append(host);
+  const agentRun = runOf(request);
+  const analysed: Analysed = {
+    run: agentRun,
+    callPrompts: [r.prompt],
+    context: { kind: 'conversation', calls: agentRun.calls.length },
+    conversationTokens: T,
+    conversationDiffers: true,
+    prompt: r.prompt,
+    labels: r.prompt.tokens.map(displayToken),
+    attention: run.attention,
+    headLayers: layersWithHeads(run.attention),
+    tokens: T,
+  };
+  const child =
+    mode === 'heatmap'
+      ? h(Heatmap, { data: analysed })
+      : h(StepLab, { client, analysed, model, scenario, vocab: readVocab(tokenizer), generationConfig });
+  createRoot(host).render(h(LangProvider, { lang: isLang(lang) ? lang : 'en', children: child }));
+}
+
+main().catch((e) => {
+  window.__harnessError = String(e);
+  throw e;
+});

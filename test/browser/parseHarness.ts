@@ -1,0 +1,45 @@
+// Runs in headless Chromium (bundled by test/parseProgressBrowser.test.ts): components/hooks/useParseWorker's
+// parseImport with a real Worker (the test's bundle of workers/parse.worker.ts) and <ParseProgress> with its
+// Cancel button. window.__load(url) fetches a file's bytes (kept apart from the measured reads: the test's
+// browser instrumentation makes a fetch cost the page time); window.__parse(name) reads them in the worker,
+// window.__parseHere() on the main thread instead (for comparison); window.__result is what came back.
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { LangProvider } from '../../components/common/i18n';
+import { ParseProgress } from '../../components/data/ParseProgress';
+import { parseImport, setParseWorkerFactory, wasCancelled } from '../../components/hooks/useParseWorker';
+import { importData, type ImportOutcome } from '../../lib/io/importData';
+import type { ParseWorkerLike } from '../../lib/io/parseClient';
+
+setParseWorkerFactory(() => new Worker('/parse.worker.js', { type: 'module' }) as unknown as ParseWorkerLike);
+const lang = new URLSearchParams(location.search).get('lang') === 'zh' ? 'zh' : 'en';
+const host = document.createElement('div');
+document.body.append(host);
+createRoot(host).render(createElement(LangProvider, { lang, children: createElement(ParseProgress) }));
+
+type Result = { ok: boolean; kind: string | null; calls?: number; error?: string; cancelled: boolean };
+const w = window as unknown as {
+  __load: (url: string) => Promise<void>;
+  __parse: (name: string) => Promise<void>;
+  __parseHere: () => Promise<void>;
+  __result: Result | null;
+  __ready: boolean;
+};
+let bytes = new Uint8Array(0);
+const summary = (r: ImportOutcome): Result =>
+  r.ok ? { ok: true, kind: r.kind, calls: r.kind === 'runlog' ? r.log.calls.length : undefined, cancelled: false } : { ok: false, kind: r.kind, error: r.error, cancelled: wasCancelled(r) };
+
+w.__result = null;
+w.__load = async (url) => {
+  bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+};
+w.__parse = async (name) => {
+  w.__result = null;
+  w.__result = summary(await parseImport(bytes, null, name));
+};
+w.__parseHere = async () => {
+  w.__result = null;
+  await new Promise((r) => setTimeout(r, 0));
+  w.__result = summary(importData(bytes, null));
+};
+w.__ready = true;
