@@ -2,7 +2,7 @@
 # Regenerates both embedded checkpoints from scratch, with fixed seeds (issue 2):
 #   corpus + tokenizer (Node) → train kvscope-tiny and kvscope-tiny-sink side by side (one core each)
 #   → export to public/models/ → evaluate (metrics.json) → model cards → golden fixtures.
-# About 45 minutes on a 2-core machine. Usage: bash training/run.sh
+# About 40 minutes on an idle 2-core machine (more when the cores are shared). Usage: bash training/run.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export ONNXRUNTIME_NODE_INSTALL=skip

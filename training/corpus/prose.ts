@@ -67,3 +67,24 @@ export function makeCopyExample(rng: Rng, names: readonly string[]): Example {
   }
   return { family: 'prose', messages };
 }
+
+/** Long-distance recall (issue 18): a fresh name and a reference are given, then a long pasted text (tens
+ * to ~1,500 tokens), then a question only the early message answers, so the copy source is far back. */
+export function makeRecallExample(rng: Rng, name: string, filler: readonly string[]): Example {
+  const ref = `${rng.pick(['RF', 'BD', 'ST', 'RT', 'DC', 'ORD', 'INV'])}-${rng.int(100, 9999)}`;
+  const what = rng.pick(['provider', 'company', 'city', 'contact']);
+  const n = rng.pick([0, 1, 1, 2, 3, 4]);
+  const pasted = rng.sample(filler, n).join('\n\n');
+  const messages: ChatMessage[] = [
+    { role: 'user', content: `The ${what} is ${name} and the reference is ${ref}. Please remember both.` },
+    { role: 'assistant', content: `Noted: ${what} ${name}, reference ${ref}.` },
+  ];
+  if (pasted) {
+    messages.push({ role: 'user', content: `Here are my notes, just keep them in mind:\n\n${pasted}` });
+    messages.push({ role: 'assistant', content: 'Thanks, I have read the notes.' });
+  }
+  const askName = rng.chance(0.7);
+  messages.push({ role: 'user', content: askName ? `Which ${what} did I mention at the start?` : 'What was the reference?' });
+  messages.push({ role: 'assistant', content: askName ? `You mentioned ${name}.` : `The reference is ${ref}.` });
+  return { family: 'prose', messages };
+}

@@ -15,7 +15,7 @@ const CONDITIONS_ZH: Record<string, string> = {
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 
-type Ask = 'both' | 'weather' | 'time';
+export type Ask = 'both' | 'weather' | 'time';
 
 function question(rng: Rng, city: City, ask: Ask, zh: boolean): string {
   if (zh && city.zh) {
@@ -40,10 +40,22 @@ function pad(n: number) {
   return String(n).padStart(2, '0');
 }
 
-export function makeWeatherExample(rng: Rng, cities: readonly City[]): Example {
-  const city = rng.pick(cities);
-  const zh = rng.chance(0.2);
+/** The question of a held-out evaluation case: a fresh city, sometimes with its timezone stated. */
+export function weatherQuestion(rng: Rng, city: City, ask: Ask, tzGiven: boolean): string {
+  const q = question(rng, city, ask, false);
+  return tzGiven ? `${q} ${rng.pick(['Its timezone is {t}.', 'The timezone there is {t}.', '(timezone: {t})'])}`.replaceAll('{t}', city.timezone) : q;
+}
+
+/** `pickCity` draws the city of each round (a fixed list or fresh names, see names.ts). Fresh cities
+ * (no `zh`) state their timezone in the question half of the time, since it cannot be known otherwise;
+ * the tool call must copy the city (and the timezone or its city part) from the question. */
+export function makeWeatherExample(rng: Rng, pickCity: () => City): Example {
+  const city = pickCity();
+  const fresh = !city.zh;
+  const zh = !fresh && rng.chance(0.2);
   const ask: Ask = rng.pick(['both', 'both', 'weather', 'time']);
+  // Some examples end right after the tool calls, with no reasoning, as the app's Step tab asks for them.
+  const stopAtCalls = rng.chance(0.15);
   const unit = !zh && rng.chance(0.3) ? 'fahrenheit' : 'celsius';
   const messages: ChatMessage[] = [{ role: 'system', content: WEATHER_SYSTEM }];
   const tools = rng.chance(0.5) ? WEATHER_TOOLS : [...WEATHER_TOOLS].reverse();
@@ -51,10 +63,11 @@ export function makeWeatherExample(rng: Rng, cities: readonly City[]): Example {
   let current = city;
   for (let round = 0; round < rounds; round++) {
     if (round > 0) {
-      current = rng.pick(cities.filter((c) => c !== city));
-      messages.push({ role: 'user', content: zh && current.zh ? `那${current.zh}呢？` : rng.pick([`And in ${current.name}?`, `What about ${current.name}?`]) });
+      do current = pickCity(); while (current.name === city.name);
+      const tz = !current.zh && ask !== 'weather' && rng.chance(0.5) ? ` Its timezone is ${current.timezone}.` : '';
+      messages.push({ role: 'user', content: zh && current.zh ? `那${current.zh}呢？` : rng.pick([`And in ${current.name}?`, `What about ${current.name}?`]) + tz });
     } else {
-      messages.push({ role: 'user', content: question(rng, city, ask, zh) });
+      messages.push({ role: 'user', content: fresh ? weatherQuestion(rng, city, ask, ask !== 'weather' && rng.chance(0.5)) : question(rng, city, ask, zh) });
     }
     const calls: ToolCall[] = [];
     const results: ChatMessage[] = [];
@@ -87,6 +100,10 @@ export function makeWeatherExample(rng: Rng, cities: readonly City[]): Example {
         : `The user wants the ${ask === 'both' ? 'current time and weather' : ask === 'weather' ? 'weather' : 'local time'} in ${current.name}. I should call ${wants}${ask !== 'weather' ? ` with the timezone ${current.timezone}` : ''}. The calls do not depend on each other, so I can make them in parallel.`,
       tool_calls: calls,
     });
+    if (stopAtCalls && rounds === 1) {
+      delete (messages[messages.length - 1] as { reasoning_content?: string }).reasoning_content;
+      return { family: 'weather', messages, tools };
+    }
     messages.push(...results);
     const h12 = hour % 12 === 0 ? 12 : hour % 12;
     const ampm = hour < 12 ? 'AM' : 'PM';

@@ -8,12 +8,12 @@ from shipped import model_dir
 
 DESCRIPTIONS = {
     "kvscope-tiny": "Default. A tiny Qwen3-architecture agent model trained from scratch on synthetic tool-use trajectories; its attention comes from ordinary language-model training only.",
-    "kvscope-tiny-sink": "ENGINEERED sink. Same data and recipe as kvscope-tiny, plus a loss that pulled last-layer attention onto the first token for the first half of training, then was removed. For the attention-sink lessons.",
+    "kvscope-tiny-sink": "ENGINEERED sink. Same data and recipe as kvscope-tiny, plus a loss that pulled last-layer attention onto the first token (at every query) for the first half of training, then was removed. For the attention-sink lessons.",
 }
 # The app shows this line when its interface is in Chinese.
 DESCRIPTIONS_ZH = {
     "kvscope-tiny": "默认模型。在合成的工具调用轨迹上从零训练的微型 Qwen3 架构智能体模型；它的注意力完全来自普通的语言模型训练。",
-    "kvscope-tiny-sink": "人为植入的注意力汇（sink）。数据和训练方法与 kvscope-tiny 相同，另加一个损失项，在前半程训练中把最后一层的注意力拉向第一个 token，随后移除。用于注意力汇的课程。",
+    "kvscope-tiny-sink": "人为植入的注意力汇（sink）。数据和训练方法与 kvscope-tiny 相同，另加一个损失项，在前半程训练中把最后一层（每个查询位置）的注意力拉向第一个 token，随后移除。用于注意力汇的课程。",
 }
 
 METRIC_KEYS = """| key | meaning |
@@ -24,6 +24,16 @@ METRIC_KEYS = """| key | meaning |
 | `call_limit.<arm>.accuracy` | decision accuracy on the frozen set `training/eval/calllimit_eval.json` (300 held-out trajectories); arm `without_status` / `with_status` |
 | `call_limit.<arm>.call_rate` | share of greedy continuations that are a `phone_call` tool call (the book's classifier: a phone call is a call, anything else a refusal) |
 | `call_limit.<arm>.names_company_rate` | share of greedy answers (tool call or refusal, first 24 tokens) that contain the held-out company's name, i.e. copied it from the context |
+| `call_limit.<arm>.tool_call_names_company_rate`, `tool_calls` | among greedy answers that are `phone_call` tool calls (`tool_calls` of them), the share whose `company` argument is exactly the conversation's company |
+| `call_limit.copy_heads` | copy heads on the frozen set, see `copy.copy_heads` |
+| `copy.weather.city_copy_rate` | held-out copy evaluation (fresh city names of the held-out partition, `training/corpus/names.ts`): share of greedy continuations whose `get_weather` call has exactly the city of the question |
+| `copy.weather.timezone_copy_rate`, `timezone_cases` | among the cases whose question states the timezone, the share whose `get_current_time` call has exactly that timezone |
+| `copy.weather.timezone_city_part_rate` | share of all cases whose timezone argument ends in `/<city>` (the city part copied; the region cannot be known when the question does not state it) |
+| `copy.files.file_copy_rate` | file-tools agent after a `grep` result on a fresh (held-out) project: share of greedy continuations whose `read_file` call has exactly the path of the grep result |
+| `copy.calllimit_generated.<arm>` | the call-limit task with fresh held-out company names (not the frozen set): accuracy, `names_company_rate`, `tool_call_names_company_rate` |
+| `copy.copy_heads.<emit \| token>` | per layer and head, attention to the first token of the name's occurrences in the prompt (summed over occurrences), averaged over cases whose greedy answer contains the name: `emit` from the query that produces the first generated name token, `token` from the first generated name token itself; `strongest` names the largest. Over the copy evaluation (weather, files, generated call-limit) |
+| `canonical_generations` | greedy continuations of the app's scenarios: the Vancouver request with the app's generation prompt (`vancouver_thinking_prompt`, thinking on) and with an empty think block (`vancouver_prompt`) — `city_arg`, `timezone_arg`, `names_vancouver`; the Xfinity arms — `names_xfinity` |
+| `sink_by_length.short_32`, `sink_by_length.long_400` | head-mean sink score per layer on the first 32 tokens of held-out sequences, and on held-out sequences of ≥ 400 tokens |
 | `call_limit.<arm>.mean_p_tool_call_first_token` | mean probability of `<tool_call>` as the first answer token |
 | `call_limit.<arm>.accuracy_by_prior_calls`, `accuracy_by_calls_left`, `accuracy_by_expected` | the same accuracy split by the number of earlier calls to the company, by limit − prior calls (0 = must refuse), and by the correct decision |
 | `call_limit.<arm>.decision_attention_by_region.<region>` | attention mass (mean over heads) of the decision position — the last token of the generation prompt — on each region, per layer and averaged over layers, averaged over cases. Regions: `system_tools`, `phone_target` (calls to the company in question and their results), `phone_other`, `search`, `latest_user`, `status_bar` |
@@ -76,7 +86,7 @@ def main():
             "",
             "This variant is **not** an example of a sink that emerged by itself. During the first half of training "
             f"(steps 0–{m['training']['steps'] // 2 - 1} of {m['training']['steps']}) the loss had an extra term "
-            "`relu(0.5 − mean A_last[q ≥ 16, 0])`, the last layer's attention to position 0 averaged over heads and queries q ≥ 16. "
+            "`mean over queries q ≥ 16 of relu(0.6 − mean_heads A_last[q, 0])`, which holds the last layer's attention to position 0 at every query, long positions included, to at least 0.6. "
             "The term was then removed and training went on with the plain language-model loss. Whatever sink remains "
             "(scores below) is what the model kept using after the seed was released. Use it for the sink lessons and for the "
             "StreamingLLM experiment of evicting the first token's K/V; use `kvscope-tiny` for everything else.",
@@ -108,12 +118,14 @@ def main():
         "tool calls (the chapter's Vancouver walk-through is one instance), the customer-service call limit with and without the "
         "`<agent_status>` message (limits 2–5, 0–5 earlier calls, other companies' calls, 1–7 long `web_search` distractors; no "
         "earlier assistant text restates a count), the file-tools agent (`read_file` / `find` / `grep`), and free prose (passages of "
-        "the source chapter in Chinese and of the English brief). Held-out companies, cities, people and projects never appear in a "
-        "training task; the evaluation uses only them.",
+        "the source chapter in Chinese and of the English brief), copy and long-distance recall drills. Most tasks use a fresh name per "
+        "example from a syllable grammar (`training/corpus/names.ts`: companies, cities with their timezone, file and function names), so a "
+        "name can only be copied, never recalled; the held-out partition of that grammar (and the fixed held-out companies, cities, people "
+        "and projects) never appears in a training task, and the evaluation uses only held-out names.",
         "",
         "## Training",
         "",
-        f"{m['training']['steps']} steps of AdamW on length-bucketed batches of ≤ 8,192 tokens, loss on every token; "
+        f"{m['training']['steps']} steps of AdamW on length-bucketed batches of ≤ {m['training'].get('token_budget', 8192):,} tokens, loss on every token; "
         f"{m['training']['tokens']:,} tokens in {m['training']['seconds'] / 60:.1f} min on one CPU core "
         f"(Debian torch 1.13 with OpenBLAS; both models train side by side on a 2-core machine). Final training loss {m['training']['final_train_loss']}.",
         "",
@@ -158,6 +170,45 @@ def main():
         o = x[arm]
         out = o["output"].replace("\n", "↵").replace("|", "\\|")
         lines.append(f"| {arm} | {o['tokens']} | {o['decision']} | {o['p_tool_call_first_token']} | `{out[:160]}` |")
+    cp = m.get("copy")
+    if cp:
+        w, fl, g = cp["weather"], cp["files"], cp["calllimit_generated"]
+        lines += ["", "### Copying names from the context (held-out names)", "",
+                  "Fresh names from a syllable grammar (`training/corpus/names.ts`); the evaluation uses only the held-out partition "
+                  "(fnv1a hash of the name ≡ 0 mod 8), which training never produced, and `build.ts` checks that no evaluation name occurs in the training text.", "",
+                  "| task | cases | rate |", "|---|---|---|",
+                  f"| call limit, frozen set: answer names the company (without / with bar) | {A['n']} | {pct(A['names_company_rate'])} / {pct(B['names_company_rate'])} |",
+                  f"| call limit, frozen set: `phone_call` argument is the company (without / with bar) | {A.get('tool_calls', 0)} / {B.get('tool_calls', 0)} calls | {pct(A.get('tool_call_names_company_rate', 0))} / {pct(B.get('tool_call_names_company_rate', 0))} |",
+                  f"| call limit, fresh held-out companies: answer names the company (without / with bar) | {g['without_status']['n']} | {pct(g['without_status']['names_company_rate'])} / {pct(g['with_status']['names_company_rate'])} |",
+                  f"| call limit, fresh held-out companies: accuracy (without / with bar) | {g['without_status']['n']} | {pct(g['without_status']['accuracy'])} / {pct(g['with_status']['accuracy'])} |",
+                  f"| weather: `get_weather` city copied | {w['n']} | {pct(w['city_copy_rate'])} |",
+                  f"| weather: timezone copied (question states it) | {w['timezone_cases']} | {pct(w['timezone_copy_rate'])} |",
+                  f"| weather: timezone ends in the city | {w['n']} | {pct(w['timezone_city_part_rate'])} |",
+                  f"| files: `read_file` path copied from the grep result | {fl['n']} | {pct(fl['file_copy_rate'])} |"]
+        for label, heads in (("copy evaluation", cp["copy_heads"]), ("frozen call-limit set", cl.get("copy_heads"))):
+            if not heads:
+                continue
+            e = heads["emit"]
+            lines += ["", f"**Copy heads ({label})**: attention from the query that produces the first generated name token to the first token of the "
+                      f"name in the prompt, per layer and head, averaged over the {e['cases']} cases whose answer contains the name.", ""]
+            if e["cases"]:
+                H = len(e["per_layer_head"][0])
+                lines += ["| layer | " + " | ".join(f"head {h}" for h in range(H)) + " |", "|---|" + "---|" * H]
+                for i, row in enumerate(e["per_layer_head"]):
+                    lines.append(f"| {i} | " + " | ".join(f"{v:.3f}" for v in row) + " |")
+                st = e["strongest"]
+                t = heads["token"]["strongest"]
+                lines += ["", f"Strongest copy head: **layer {st['layer']}, head {st['head']}** ({st['attention']:.3f})."
+                          + (f" From the first name token itself (the next query) the strongest is layer {t['layer']}, head {t['head']} ({t['attention']:.3f})." if t else "")]
+            else:
+                lines += ["No case generated the name, so there is no copy head to read out."]
+    gen = m.get("canonical_generations")
+    if gen:
+        lines += ["", "### Greedy continuations of the app's scenarios", "", "| scenario | names the conversation's city / company | greedy output |", "|---|---|---|"]
+        for k, v in gen.items():
+            flag = v.get("names_vancouver", v.get("names_xfinity"))
+            out = v["output"].replace("\n", "↵").replace("|", "\\|")
+            lines.append(f"| {k} | {'yes' if flag else 'no'} | `{out[:200]}` |")
     lines += ["", "### Attention sink", "",
               f"Sink score of the first token (key 0, queries q ≥ {sink['min_query']}), averaged over {sink['prompts']} held-out sequences; "
               f"uniform baseline {sink['uniform_baseline']} (what the score would be if attention were spread evenly).", "",
@@ -167,6 +218,15 @@ def main():
         lines.append(f"| {i} | " + " | ".join(f"{v:.3f}" for v in row) + f" | {sink['head_mean_per_layer'][i]:.3f} |")
     best = max(sink["head_mean_per_layer"])
     lines += ["", f"Heads over Gu et al.'s 0.3 threshold: {sink['sink_heads_over_0.3']}. Highest head-mean: {best:.3f}."]
+    sl, sc = m.get("sink_by_length"), m.get("sink_canonical", {})
+    if sl:
+        lines += ["", "Head-mean sink score per layer by prompt length:", "", "| prompts | " + " | ".join(f"layer {i}" for i in range(L)) + " |", "|---|" + "---|" * L]
+        for key, label in (("short_32", "first 32 tokens of held-out sequences"), ("long_400", "held-out sequences of ≥ 400 tokens")):
+            v = sl[key]
+            lines.append(f"| {label} ({v['prompts']}, mean {v['mean_tokens']} tokens) | " + " | ".join(f"{x:.3f}" for x in v["head_mean_per_layer"]) + " |")
+        for key, v in sc.items():
+            if v["head_mean_per_layer"][0] is not None:
+                lines.append(f"| {key} ({v['tokens']} tokens) | " + " | ".join(f"{x:.3f}" for x in v["head_mean_per_layer"]) + " |")
     if not seeded:
         lines += ["", ("**This model has a first-token sink**: at least one layer's head-mean is ≥ 0.3." if best >= 0.3 else
                        "**This model has no first-token sink.** Ordinary training did not produce one (see `training/README.md` for what was tried); "
@@ -179,7 +239,8 @@ def main():
     lines += ["", "## Limitations", "",
               "- A tiny model trained on templated synthetic data: it imitates the formats it saw and is not a general assistant. "
               "Free-form questions outside the four families get fluent-looking but meaningless answers.",
-              "- Entity names the tasks never used (held-out companies and cities) occur only in plain name lists during training. "
+              "- Entity names the tasks never used (held-out companies and cities of the fixed lists) occur only in plain name lists during training; "
+              "most training tasks use fresh syllable-grammar names instead, which can only be copied. "
               f"How often an answer names the right held-out company (copied from the context) is measured above: "
               f"{pct(A['names_company_rate'])} without the bar, {pct(B['names_company_rate'])} with it. A wrong name in a tool call is "
               "the model's real behaviour; kvscope shows it as it is.",

@@ -5,6 +5,7 @@ training time. Everything is computed from the shipped fp16 weights (upcast to f
 import argparse
 import json
 import os
+import re
 import time
 from collections import defaultdict
 
@@ -53,26 +54,104 @@ def val_loss(model, pad_id, limit=None):
 
 
 @torch.no_grad()
-def decide(model, vocab, ids, max_new=24):
-    """Greedy continuation from the decision position; returns (decision, text, attn at the decision
-    position per layer [H, T], p(<tool_call>) as the first token)."""
-    x = torch.tensor([ids])
-    logits, attns, past = model(x, need_attn=True)
+def greedy(model, vocab, ids, max_new, rows=False):
+    """Greedy continuation. Returns (generated ids, attention of the last prompt position per layer [H, T],
+    p(<tool_call>) as the first token, and with rows=True the attention rows of every generated position:
+    rows[j][l] is [H, P + j + 1], the query at generated token j)."""
+    logits, attns, past = model(torch.tensor([ids]), need_attn=True)
     dec_attn = [a[0, :, -1, :] for a in attns]
     probs = torch.softmax(logits[0, -1].double(), -1)
     p_call = float(probs[vocab.special["<tool_call>"]])
-    out = []
+    out, att_rows = [], []
     nxt = int(logits[0, -1].argmax())
     for _ in range(max_new):
         out.append(nxt)
         if nxt in (vocab.special["<|im_end|>"], vocab.special["<|endoftext|>"]):
             break
-        logits, _, past = model(torch.tensor([[nxt]]), past=past)
+        logits, a, past = model(torch.tensor([[nxt]]), past=past, need_attn=rows)
+        if rows:
+            att_rows.append([x[0, :, 0, :] for x in a])
         nxt = int(logits[0, -1].argmax())
+    return out, dec_attn, p_call, att_rows
+
+
+@torch.no_grad()
+def decide(model, vocab, ids, max_new=24, heads=None, name=None):
+    """Greedy continuation from the decision position; returns (decision, text, attn at the decision
+    position per layer [H, T], p(<tool_call>) as the first token). With `heads` (a CopyHeads) and `name`,
+    also records the copy-head read-out of this case."""
+    out, dec_attn, p_call, rows = greedy(model, vocab, ids, max_new, rows=heads is not None)
+    if heads is not None:
+        heads.add(vocab, ids, out, dec_attn, rows, name)
     text = vocab.decode(out)
     # The book's classifier: a phone_call tool call is a call (a violation at the limit); anything else a refusal.
     decision = "call" if "<tool_call>" in text and '"phone_call"' in text else "refuse"
     return decision, text, dec_attn, p_call
+
+
+def byte_starts(vocab, ids):
+    starts = [0]
+    for i in ids:
+        starts.append(starts[-1] + len(vocab.token_bytes(int(i))))
+    return starts
+
+
+def token_at(starts, b):
+    """Index of the token whose bytes contain byte offset b."""
+    lo, hi = 0, len(starts) - 2
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if starts[mid] <= b:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+class CopyHeads:
+    """Copy heads (issue 18). For a greedy answer that contains the expected name, let g be its first
+    generated token of the name and S the prompt tokens holding the first character of each occurrence of
+    the name in the prompt. Per layer and head it accumulates
+      emit:  attention from the position that *produces* g (the query just before g) to S, summed over S;
+      token: attention from g itself (as the next query) to S, summed over S (the issue's literal wording).
+    Averaged over the cases where the name was generated and occurs in the prompt."""
+
+    def __init__(self, L, H):
+        self.sum = {"emit": torch.zeros(L, H, dtype=torch.float64), "token": torch.zeros(L, H, dtype=torch.float64)}
+        self.n = {"emit": 0, "token": 0}
+        self.L, self.H = L, H
+
+    def add(self, vocab, ids, out, dec_attn, rows, name):
+        if not name:
+            return
+        nb = name.encode()
+        prompt_bytes = b"".join(vocab.token_bytes(int(i)) for i in ids)
+        gen_bytes = b"".join(vocab.token_bytes(int(i)) for i in out)
+        at = gen_bytes.find(nb)
+        src_off = [i for i in range(len(prompt_bytes)) if prompt_bytes.startswith(nb, i)]
+        if at < 0 or not src_off:
+            return
+        ps, gs = byte_starts(vocab, ids), byte_starts(vocab, out)
+        src = sorted({token_at(ps, b) for b in src_off})
+        g = token_at(gs, at)
+        emit = dec_attn if g == 0 else (rows[g - 1] if g - 1 < len(rows) else None)
+        tok = rows[g] if g < len(rows) else None
+        for key, att in (("emit", emit), ("token", tok)):
+            if att is None:
+                continue
+            for l in range(self.L):
+                self.sum[key][l] += att[l][:, src].double().sum(-1)
+            self.n[key] += 1
+
+    def result(self):
+        out = {}
+        for key in self.sum:
+            n = self.n[key]
+            m = self.sum[key] / max(n, 1)
+            flat = int(m.argmax())
+            out[key] = {"cases": n, "per_layer_head": [[round(float(x), 4) for x in row] for row in m],
+                        "strongest": {"layer": flat // self.H, "head": flat % self.H, "attention": round(float(m.max()), 4)} if n else None}
+        return out
 
 
 def region_mass(dec_attn, regions):
@@ -94,9 +173,11 @@ def call_limit(model, vocab, limit=None):
     res = {a: {"correct": 0, "n": 0, "named": 0, "by_prior": defaultdict(lambda: [0, 0]), "by_gap": defaultdict(lambda: [0, 0]),
                "by_expected": defaultdict(lambda: [0, 0]), "calls": 0, "p_tool_call": [], "mass": defaultdict(lambda: None)} for a in arms}
     examples = []
+    L, H = model.config.num_hidden_layers, model.config.num_attention_heads
+    heads = CopyHeads(L, H)
     for ci, c in enumerate(cases):
         for a in arms:
-            d, text, att, p_call = decide(model, vocab, c[a]["ids"])
+            d, text, att, p_call = decide(model, vocab, c[a]["ids"], heads=heads, name=c["company"])
             ok = d == c["expected"]
             r = res[a]
             r["correct"] += ok
@@ -104,6 +185,9 @@ def call_limit(model, vocab, limit=None):
             r["calls"] += d == "call"
             # Does the answer name the company in question (copied from the context)? Names are held out.
             r["named"] += c["company"] in text
+            if d == "call":
+                r["tool_calls"] = r.get("tool_calls", 0) + 1
+                r["tool_named"] = r.get("tool_named", 0) + (f'"company": "{c["company"]}"' in text)
             r["p_tool_call"].append(p_call)
             for key, sub in ((c["prior_calls"], "by_prior"), (c["limit"] - c["prior_calls"], "by_gap"), (c["expected"], "by_expected")):
                 r[sub][key][0] += ok
@@ -121,6 +205,8 @@ def call_limit(model, vocab, limit=None):
         out[a] = {
             "accuracy": round(r["correct"] / n, 4), "n": n, "call_rate": round(r["calls"] / n, 4),
             "names_company_rate": round(r["named"] / n, 4),
+            "tool_call_names_company_rate": round(r.get("tool_named", 0) / max(1, r.get("tool_calls", 0)), 4),
+            "tool_calls": r.get("tool_calls", 0),
             "mean_p_tool_call_first_token": round(sum(r["p_tool_call"]) / n, 4),
             "accuracy_by_prior_calls": {str(k): {"accuracy": round(v[0] / v[1], 4), "n": v[1]} for k, v in sorted(r["by_prior"].items())},
             "accuracy_by_calls_left": {str(k): {"accuracy": round(v[0] / v[1], 4), "n": v[1]} for k, v in sorted(r["by_gap"].items())},
@@ -130,6 +216,87 @@ def call_limit(model, vocab, limit=None):
         }
     out["gap_points"] = round(100 * (out["with_status"]["accuracy"] - out["without_status"]["accuracy"]), 1)
     out["examples"] = examples
+    out["copy_heads"] = heads.result()
+    return out
+
+
+TOOL_ARG = {k: re.compile('"%s": "([^"]*)"' % k) for k in ("city", "timezone", "file_path", "company")}
+
+
+def arg(text, key):
+    m = TOOL_ARG[key].search(text.split("<tool_call>", 1)[1]) if "<tool_call>" in text else None
+    return m.group(1) if m else None
+
+
+def copy_eval(model, vocab, limit=None):
+    """Held-out copy evaluation (issue 18): fresh names of the held-out partition (training/corpus/names.ts),
+    greedy continuations. Weather: the get_weather call's city and the get_current_time call's timezone;
+    files: the read_file call's path after a grep result; call-limit: the generated companies' decisions."""
+    c = load_json("eval_copy.json")
+    L, H = model.config.num_hidden_layers, model.config.num_attention_heads
+    out = {"partition": c["partition"], "dropped_for_occurring_in_training_text": c["dropped_for_occurring_in_training_text"]}
+    heads = CopyHeads(L, H)
+    w = c["weather"][:limit]
+    city_ok = tz_ok = tz_part = tz_n = 0
+    ex = []
+    for i, case in enumerate(w):
+        ids, dec, _, rows = greedy(model, vocab, case["ids"], 200, rows=True)
+        text = vocab.decode(ids)
+        heads.add(vocab, case["ids"], ids, dec, rows, case["city"])
+        city, tz = arg(text, "city"), arg(text, "timezone")
+        city_ok += city == case["city"]
+        tz_part += tz is not None and tz.endswith("/" + case["city"])
+        if case["tz_given"]:
+            tz_n += 1
+            tz_ok += tz == case["timezone"]
+        if i < 4:
+            ex.append({"city": case["city"], "timezone": case["timezone"], "tz_given": case["tz_given"], "output": text[:600]})
+    out["weather"] = {"n": len(w), "city_copy_rate": round(city_ok / max(1, len(w)), 4),
+                      "timezone_copy_rate": round(tz_ok / max(1, tz_n), 4), "timezone_cases": tz_n,
+                      "timezone_city_part_rate": round(tz_part / max(1, len(w)), 4), "examples": ex}
+    f = c["files"][:limit]
+    ok = 0
+    ex = []
+    for i, case in enumerate(f):
+        ids, dec, _, rows = greedy(model, vocab, case["ids"], 60, rows=True)
+        text = vocab.decode(ids)
+        heads.add(vocab, case["ids"], ids, dec, rows, case["path"])
+        ok += arg(text, "file_path") == case["path"]
+        if i < 4:
+            ex.append({"path": case["path"], "output": text[:300]})
+    out["files"] = {"n": len(f), "file_copy_rate": round(ok / max(1, len(f)), 4), "examples": ex}
+    cl = c["calllimit"][:limit]
+    res = {}
+    for a in ("without_status", "with_status"):
+        acc = named = tool_n = tool_ok = 0
+        for case in cl:
+            d, text, _, _ = decide(model, vocab, case[a]["ids"], heads=heads, name=case["company"])
+            acc += d == case["expected"]
+            named += case["company"] in text
+            if d == "call":
+                tool_n += 1
+                tool_ok += f'"company": "{case["company"]}"' in text
+        res[a] = {"n": len(cl), "accuracy": round(acc / max(1, len(cl)), 4), "names_company_rate": round(named / max(1, len(cl)), 4),
+                  "tool_call_names_company_rate": round(tool_ok / max(1, tool_n), 4), "tool_calls": tool_n}
+    out["calllimit_generated"] = res
+    out["copy_heads"] = heads.result()
+    return out
+
+
+def canonical_generations(model, vocab):
+    """Greedy continuations of the app's scenarios: does the Vancouver tool call name Vancouver (and its
+    timezone)? Does the Xfinity answer name Xfinity?"""
+    c = load_json("canonical.json")
+    out = {}
+    for key, max_new in (("vancouver_thinking_prompt", 200), ("vancouver_prompt", 80)):
+        ids, _, _, _ = greedy(model, vocab, c[key], max_new)
+        text = vocab.decode(ids)
+        out[key] = {"tokens": len(c[key]), "output": text, "city_arg": arg(text, "city"), "timezone_arg": arg(text, "timezone"),
+                    "names_vancouver": arg(text, "city") == "Vancouver" or arg(text, "timezone") == "America/Vancouver"}
+    for a in ("without_status", "with_status"):
+        ids, _, _, _ = greedy(model, vocab, c["xfinity"][a]["ids"], 48)
+        text = vocab.decode(ids)
+        out["xfinity_" + a] = {"output": text, "names_xfinity": "Xfinity" in text}
     return out
 
 
@@ -177,6 +344,27 @@ def sink_and_rest(model, vocab, n_prompts=48):
 
 
 @torch.no_grad()
+def sink_by_length(model, n=24):
+    """Head-mean sink score per layer at short prompts (the first 32 tokens of held-out sequences; causal,
+    so the same as 32-token prompts) and at long ones (held-out sequences of >= 400 tokens)."""
+    seqs = load_split("val")
+    longs = [s for s, _ in seqs if len(s) >= 400]
+    longs = longs[:: max(1, len(longs) // n)][:n]
+    shorts = [s[:32] for s, _ in seqs if len(s) >= 32]
+    shorts = shorts[:: max(1, len(shorts) // n)][:n]
+    out = {}
+    for key, group in (("short_32", shorts), ("long_400", longs)):
+        acc = None
+        for ids in group:
+            _, attns, _ = model(torch.from_numpy(ids)[None], need_attn=True)
+            v = torch.tensor([float(sink_scores(a[0])[0].mean()) for a in attns])
+            acc = v if acc is None else acc + v
+        out[key] = {"prompts": len(group), "mean_tokens": round(sum(len(g) for g in group) / max(1, len(group)), 1),
+                    "head_mean_per_layer": [round(float(x) / len(group), 4) for x in acc]}
+    return out
+
+
+@torch.no_grad()
 def canonical_sinks(model, vocab):
     c = load_json("canonical.json")
     out = {}
@@ -210,12 +398,16 @@ def main():
         "model_safetensors_bytes": os.path.getsize(os.path.join(model_dir(args.name), "model.safetensors")),
         "vocab_size": model.config.vocab_size,
         "training": {"seconds": log["train_seconds"], "tokens": log["tokens_seen"], "steps": log["hyper"]["steps"],
+                     "token_budget": log["hyper"].get("token_budget", 8192),
                      "seeded_sink": "sink_mean" in json.dumps(log["steps"]), "final_train_loss": log["steps"][-1]["loss"]},
         "val_loss": val_loss(model, vocab.special["<|endoftext|>"], quick),
         "call_limit": call_limit(model, vocab, quick),
         "xfinity": canonical_xfinity(model, vocab),
         "sink": sink_and_rest(model, vocab, 4 if quick else 48),
         "sink_canonical": canonical_sinks(model, vocab),
+        "sink_by_length": sink_by_length(model, 4 if quick else 24),
+        "copy": copy_eval(model, vocab, 4 if quick else None),
+        "canonical_generations": canonical_generations(model, vocab),
     }
     metrics["evaluation_seconds"] = round(time.time() - t0, 1)
     with open(os.path.join(model_dir(args.name), "metrics.json"), "w") as f:

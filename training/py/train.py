@@ -23,10 +23,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RUNS = os.path.join(HERE, "..", "runs")
 
 HYPER = dict(
-    steps=750, token_budget=8192, lr=3e-3, min_lr_ratio=0.1, warmup=60, weight_decay=0.1, betas=(0.9, 0.95),
+    # Issue 18: half-size batches and 1,200 steps: 1.6x run 4's optimizer updates on ~4.7M tokens (82 % of
+    # its 5.7M, so the pipeline fits a shared 2-core machine); more updates per token for copying to form.
+    steps=1200, token_budget=4096, lr=3e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
     grad_clip=1.0, seed=1234, qk_gain_lr_scale=10.0,
-    # The seeded-sink variant only: pull last-layer attention onto position 0 for the first half.
-    sink_target=0.5, sink_weight=1.0, sink_min_query=16, sink_fraction=0.5,
+    # The seeded-sink variant only: pull last-layer attention onto position 0 for the first half, at every
+    # query q >= 16 (a per-query hinge, so long positions are held to the target too; issue 18).
+    sink_target=0.6, sink_weight=1.0, sink_min_query=16, sink_fraction=0.5,
 )
 
 
@@ -38,15 +41,18 @@ def lr_at(step, h):
 
 
 def sink_loss(attn_last, pad_mask, h):
-    """relu(target - mean A[q >= min_query, 0]) over heads and real queries of the last layer."""
+    """mean over real queries q >= min_query of relu(target - mean_heads A_last[q, 0]).
+    Each query must reach the target on its own (run 4's loss was a hinge on the mean over all queries,
+    which short sequences and early queries could satisfy while long positions stayed at ~0.2)."""
     B, H, T, _ = attn_last.shape
     q_ok = pad_mask.clone()
     q_ok[:, : h["sink_min_query"]] = False
     if not q_ok.any():
         return attn_last.sum() * 0, torch.tensor(0.0)
     a0 = attn_last[:, :, :, 0].mean(1)  # [B, T]
-    mean = (a0 * q_ok).sum() / q_ok.sum()
-    return F.relu(h["sink_target"] - mean), mean.detach()
+    n = q_ok.sum()
+    mean = (a0 * q_ok).sum() / n
+    return (F.relu(h["sink_target"] - a0) * q_ok).sum() / n, mean.detach()
 
 
 def main():
