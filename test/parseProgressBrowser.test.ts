@@ -34,6 +34,10 @@ before(async () => {
   const capture = ['Page title', 'JSON', ...lines.flatMap((l) => [l, '|'])].join('\n');
   assert.ok(capture.length < 20 * 2 ** 20, `capture of ${capture.length} characters`);
   writeFileSync(join(dir, 'capture.txt'), capture);
+  // For Cancel: a read long enough (several seconds) that the button, shown after half a second, is always
+  // there to click — the 18 MB capture can finish first on a quiet machine.
+  const slow = Array.from({ length: 4 }, () => calls);
+  writeFileSync(join(dir, 'slow.json'), JSON.stringify({ value: { result: { mode: 'orchestration', tracker_calls: slow.flat() } } }));
   writeFileSync(join(dir, 'seed.txt'), readFileSync('test/fixtures/runlog/translation-single-agent.page.txt'));
   server = await serveStatic({ '/': dir }, { isolated: true });
   browser = await launchChromium();
@@ -108,7 +112,7 @@ test('100,000 calls are read in the worker with a progress line; no main-thread 
   for (const [file, x] of Object.entries(tasks)) assert.ok(x.cpu < 200, `${file}: a main-thread task used ${Math.round(x.cpu)} ms of CPU`);
 
   // Cancel: the read stops, the line goes, nothing comes back but the cancellation; the next read works.
-  await load(page, '/capture.txt');
+  await load(page, '/slow.json');
   await start(page, 'big capture');
   const c0 = Date.now();
   await cancelSoon(page);
@@ -125,7 +129,7 @@ test('100,000 calls are read in the worker with a progress line; no main-thread 
 
 test('the progress line in Chinese', async () => {
   const { page, errors } = await open('zh');
-  await load(page, '/capture.txt');
+  await load(page, '/slow.json');
   await start(page, '大日志');
   const line = await progressLine(page);
   assert.ok(line.startsWith('正在读取 大日志'), line);
