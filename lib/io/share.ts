@@ -10,6 +10,7 @@ import { isScenarioRef } from '../scenarios/catalog';
 import { EMBEDDED_MODELS, DEFAULT_MODEL } from '../model/embedded';
 import { addScenario, MAX_NAME_CHARS } from '../state/addScenario';
 import { en, joinLines, msg, verbatim, type Message } from './msg';
+import { readCapped } from './linkPolicy';
 import {
   customOf,
   isContext,
@@ -121,35 +122,12 @@ export function shareFromState(state: PersistedState): PayloadCheck {
 // ---------------------------------------------------------------------------------------------------
 // Bytes: deflate-raw and base64url
 
-async function drain(readable: ReadableStream<Uint8Array>, cap: number): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; over: true }> {
-  const reader = readable.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel().catch(() => {});
-      return { ok: false, over: true };
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.byteLength;
-  }
-  return { ok: true, bytes: out };
-}
-
 /** Pushes `input` through a (de)compression stream; the write side runs concurrently so backpressure cannot stall it. */
 async function transform(stream: CompressionStream | DecompressionStream, input: Uint8Array<ArrayBuffer>, cap: number) {
   const writer = stream.writable.getWriter();
   const writing = writer.write(input).then(() => writer.close());
   writing.catch(() => {}); // errors surface on the read side; never leave a rejection unhandled
-  const result = await drain(stream.readable as ReadableStream<Uint8Array>, cap);
+  const result = await readCapped(stream.readable as ReadableStream<Uint8Array>, cap);
   if (result.ok) await writing;
   return result;
 }
