@@ -205,6 +205,12 @@ test('status bar: S and R measured on Xfinity B, formula = simulation, and where
   assert.equal(await attr(page, 'tr[data-row="sim-updates"]', 'data-agree'), 'true');
   assert.ok(Math.abs((await num(page, '[data-role="status-chart"]', 'data-nstar')) - crossoverUpdates(S, R, 0.1)) < 1e-9);
   assert.ok(await page.$('[data-role="crossover"]'));
+  // The simulated dots arrive one per task; all of them, the chosen N among them.
+  await page.waitForFunction(() => /^(\d+)\/\1$/.test(document.querySelector('[data-role="status-chart"]')?.getAttribute('data-dots') ?? ''));
+  const [drawn, planned] = ((await attr(page, '[data-role="status-chart"]', 'data-dots')) ?? '').split('/').map(Number);
+  assert.ok(planned! >= 2, `dots planned: ${planned}`);
+  assert.equal((await page.$$('[data-role="status-chart"] g[data-n]')).length, drawn);
+  assert.ok(await page.$('[data-role="status-chart"] g[data-n="3"]'), 'a dot at the chosen N');
 
   // No call between updates: assumption (a) fails, and the view says why.
   await page.fill('[data-control="status-m"]', '0');

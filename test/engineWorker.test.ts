@@ -307,6 +307,11 @@ describe('the prompt request with the real builder (lib/engine/promptHook)', () 
     const bad = (await client.prompt({ messages: [{ role: 'tool', content: 'x' }] })) as { ok: false; errors: { path: string }[] };
     assert.equal(bad.ok, false);
     assert.equal(bad.errors[0]!.path, 'messages[0].tool_call_id');
+    // Validation notes cross the worker as coded messages too (the page shows them in its language).
+    const noted = (await client.prompt({ model: 'x', temperature: 0.2, messages: [{ role: 'user', content: 'hi' }] }, { addGenerationPrompt: true })) as { ok: true; notes: string[]; codedNotes: { key: string }[] };
+    assert.equal(noted.ok, true);
+    assert.ok(noted.codedNotes.some((m) => m.key === 'msg.import.req.noteIgnoredTop'), JSON.stringify(noted.codedNotes));
+    assert.equal(noted.codedNotes.length, noted.notes.length);
     client.terminate();
     port1.close();
   });

@@ -6,17 +6,8 @@
 // in the weights) and say that per-head scores exist for one layer at a time.
 import { useMemo, useRef } from 'react';
 import type { Tensor } from '../../lib/tensor';
-import {
-  DEFAULT_MIN_QUERY,
-  SINK_HEAD_THRESHOLD,
-  attentionReceived,
-  layerAttention,
-  sinkScore,
-  topReceivers,
-  type SinkScore,
-} from '../../lib/analysis/sink';
-import { positionBias, uniformPositionBias, type PositionBias } from '../../lib/analysis/positionBias';
-import { headCount, layersWithHeads } from '../../lib/analysis/headLayers';
+import { DEFAULT_MIN_QUERY, SINK_HEAD_THRESHOLD } from '../../lib/analysis/sink';
+import { sinkSummaryOf } from '../../lib/analysis/sinkSummary';
 import { rgbHex, sampleColormap } from '../../lib/view/colormap';
 import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
@@ -39,8 +30,6 @@ export interface SinkPanelProps {
   exportLabel?: string;
 }
 
-const TOP_N = 8;
-
 function fmt(v: number | null, na: string, digits = 2): string {
   return v === null ? na : v.toFixed(digits);
 }
@@ -56,29 +45,8 @@ export function SinkPanel({ attention, labels, exportLabel, headLayers: given }:
   const boxRef = useRef<HTMLElement>(null);
   const width = useContentWidth(boxRef, 520);
   const na = t('panels.na');
-  const result = useMemo(() => {
-    const layers = attention.map((t) => layerAttention(t));
-    const T = layers[0]?.keys ?? 0;
-    const lowered = T <= DEFAULT_MIN_QUERY;
-    const minQuery = lowered ? Math.max(1, T - 1) : DEFAULT_MIN_QUERY;
-    const sinks: SinkScore[] = layers.map((a) => sinkScore(a, 0, minQuery));
-    const bias: PositionBias[] = layers.map((a) => positionBias(a, minQuery));
-    // The reference depends only on the query rows, T and minQuery, which all layers share.
-    const uniform = layers[0] ? uniformPositionBias(layers[0], minQuery) : null;
-    // Where attention rests: mean over layers (those with a qualifying query) of attentionReceived.
-    const received = layers.map((a) => attentionReceived(a, minQuery)).filter((r): r is Float64Array => r !== null);
-    let top: { key: number; weight: number }[] = [];
-    if (received.length > 0) {
-      const mean = new Float64Array(T);
-      for (const r of received) for (let k = 0; k < T; k++) mean[k]! += (r[k] ?? 0) / received.length;
-      top = topReceivers(mean, TOP_N);
-    }
-    const withHeads = new Set(given ?? layersWithHeads(attention));
-    // A mean-only layer's score is of one map, the mean: no per-head scores, no sink-head count.
-    const meanOnly = attention.map((_, l) => !withHeads.has(l));
-    const heads = meanOnly.some(Boolean) ? headCount(attention) : Math.max(0, ...layers.map((a) => a.heads));
-    return { T, lowered, minQuery, sinks, bias, uniform, top, heads, meanOnly, withHeads: [...withHeads].sort((a, b) => a - b) };
-  }, [attention, given]);
+  // Derived once per run (lib/analysis/sinkSummary; Lab warms it in idle time after the run arrives).
+  const result = useMemo(() => sinkSummaryOf(attention, given), [attention, given]);
 
   const { T, lowered, minQuery, sinks, bias, uniform, top, heads, meanOnly, withHeads } = result;
   const anyMeanOnly = meanOnly.some(Boolean);

@@ -1,7 +1,7 @@
 'use client';
 // Both status strategies' extra cost over N = 1 … Nmax: the book's formulas as lines, the token-level
 // simulation (update calls priced) as dots at a few N, the crossover N* and the chosen N marked.
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { crossoverUpdates, simulateStatus, statusFormula } from '../../lib/cache/statusEconomics';
 import { linearMap, niceAxis } from '../../lib/view/scale';
 import { Axis, ECON_COLORS, fmtInt, LegendRow, Swatch } from './econParts';
@@ -9,7 +9,7 @@ import { ExportFrame } from '../common/ExportFrame';
 import { useT } from '../common/i18n';
 
 const SAMPLES = 7;
-/** Keep the dots' simulations small: they run on the page's thread. */
+/** Keep each dot's simulation small: they run on the page's thread (one per task, useSimulatedDots). */
 const MAX_DOT_TOKENS = 1_500_000;
 
 export function statusChartRange(N: number, nStar: number): number {
@@ -17,26 +17,54 @@ export function statusChartRange(N: number, nStar: number): number {
   return Math.min(1000, Math.max(10, Math.ceil(far)));
 }
 
+interface Dot {
+  n: number;
+  replace: number;
+  append: number;
+}
+
+/**
+ * The simulated dots at SAMPLES values of N (and N itself), one simulation per main-thread task: each is up to
+ * MAX_DOT_TOKENS of prefix-tree inserts, and all of them in one render made opening the KV tab the longest task
+ * of the page (~90 ms of CPU; issue 17, docs/BENCHMARKS.md). Dots appear as they are computed; the chart's
+ * `data-dots` says how many of how many are in.
+ */
+function useSimulatedDots(S: number, R: number, N: number, alpha: number, between: number, nMax: number): { list: Dot[]; planned: number } {
+  const ns = useMemo(() => {
+    const set = new Set<number>([N]);
+    for (let k = 0; k < SAMPLES; k++) set.add(Math.max(1, Math.round(1 + ((nMax - 1) * k) / (SAMPLES - 1))));
+    return [...set].sort((a, b) => a - b).filter((n) => n * n * (S + R) * (between + 1) <= MAX_DOT_TOKENS);
+  }, [S, R, N, between, nMax]);
+  const [done, setDone] = useState<{ ns: number[]; alpha: number; list: Dot[] }>({ ns: [], alpha, list: [] });
+  useEffect(() => {
+    const list: Dot[] = [];
+    let i = 0;
+    let id: ReturnType<typeof setTimeout>;
+    const next = () => {
+      const n = ns[i++]!;
+      try {
+        const s = simulateStatus({ S, R, N: n, alpha, callsBetween: between });
+        list.push({ n, replace: s.replace.extra, append: s.append.extra });
+      } catch {
+        /* too large for the page: no dot */
+      }
+      setDone({ ns, alpha, list: [...list] });
+      if (i < ns.length) id = setTimeout(next, 0);
+    };
+    if (ns.length) id = setTimeout(next, 0);
+    return () => clearTimeout(id);
+  }, [ns, S, R, alpha, between]);
+  // Dots of earlier inputs are never drawn against the new lines.
+  const current = done.ns === ns && done.alpha === alpha;
+  return { list: current ? done.list : [], planned: ns.length };
+}
+
 export function StatusChart({ S, R, N, alpha, m: between }: { S: number; R: number; N: number; alpha: number; m: number }) {
   const t = useT();
   const nStar = crossoverUpdates(S, R, alpha);
   const nMax = statusChartRange(N, nStar);
   const lines = useMemo(() => Array.from({ length: nMax }, (_, i) => ({ n: i + 1, ...statusFormula({ S, R, N: i + 1, alpha }) })), [S, R, alpha, nMax]);
-  const dots = useMemo(() => {
-    const ns = new Set<number>([N]);
-    for (let k = 0; k < SAMPLES; k++) ns.add(Math.max(1, Math.round(1 + ((nMax - 1) * k) / (SAMPLES - 1))));
-    const out: { n: number; replace: number; append: number }[] = [];
-    for (const n of [...ns].sort((a, b) => a - b)) {
-      if (n * n * (S + R) * (between + 1) > MAX_DOT_TOKENS) continue;
-      try {
-        const s = simulateStatus({ S, R, N: n, alpha, callsBetween: between });
-        out.push({ n, replace: s.replace.extra, append: s.append.extra });
-      } catch {
-        /* too large for the page: no dot */
-      }
-    }
-    return out;
-  }, [S, R, N, alpha, between, nMax]);
+  const { list: dots, planned } = useSimulatedDots(S, R, N, alpha, between, nMax);
 
   const m = { l: 78, r: 150, t: 16, b: 48 };
   const pw = 820;
@@ -68,7 +96,7 @@ export function StatusChart({ S, R, N, alpha, m: between }: { S: number; R: numb
     <ExportFrame name={`status-replace-vs-append-N${N}`} title={t('export.caption.status', { S, R, alpha })} json={exportJson}>
       <div style={{ display: 'grid', gap: 6 }}>
         <div style={{ fontWeight: 600 }}>{t('econ.chartTitle')}</div>
-        <svg data-role="status-chart" data-nmax={nMax} data-nstar={nStar} width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('econ.chartTitle')} style={{ font: '12px system-ui, sans-serif', maxWidth: '100%', height: 'auto' }}>
+        <svg data-role="status-chart" data-dots={`${dots.length}/${planned}`} data-nmax={nMax} data-nstar={nStar} width={W} height={H} viewBox={`0 0 ${W} ${H}`} role="img" aria-label={t('econ.chartTitle')} style={{ font: '12px system-ui, sans-serif', maxWidth: '100%', height: 'auto' }}>
           <Axis ticks={yAxis.ticks.map((v) => ({ at: y(v), value: v }))} orient="left" pos={m.l} gridTo={m.l + pw} label={t('econ.chartY')} labelAt={{ x: 16, y: m.t + ph / 2 }} format={fmtInt} />
           <Axis ticks={xAxis.ticks.map((v) => ({ at: x(v), value: v }))} orient="bottom" pos={m.t + ph} label={t('econ.chartX')} labelAt={{ x: m.l + pw / 2, y: H - 8 }} />
           <line x1={m.l} x2={m.l + pw} y1={m.t + ph} y2={m.t + ph} stroke="#888" />

@@ -12,6 +12,7 @@ import { LangProvider, useDescribe, useLang, useT } from '../common/i18n';
 import { contextLabel } from '../common/contextLabel';
 import { AttentionTab } from '../attention/AttentionTab';
 import { useAttentionView } from '../attention/useAttentionView';
+import { useWarmSinkSummary } from '../attention/useWarmSinkSummary';
 import { ScenarioPicker } from '../scenario/ScenarioPicker';
 import { CustomEditor } from '../scenario/CustomEditor';
 import { KvLab } from '../kv/KvLab';
@@ -78,6 +79,7 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
 
   const { data, stage, error: runError, perHead } = useAttentionRun(engine, s.model, request, s.context, s.view.layer);
   const shown = useAttentionView(data, s.view);
+  useWarmSinkSummary(data);
   const selected = data && s.selectedToken !== null && s.selectedToken < data.tokens ? s.selectedToken : null;
   // The other tabs need a loaded model (they run their own requests on the worker).
   const engineTab = client && phase.kind === 'ready' ? client : null;

@@ -12,19 +12,12 @@ import { StepLab } from '../../components/step/StepLab';
 import { HeatmapSection } from '../../components/attention/HeatmapSection';
 import { useAttentionView } from '../../components/attention/useAttentionView';
 import { LangProvider } from '../../components/common/i18n';
-import { EngineClient } from '../../lib/engine/client';
-import type { LoadParams } from '../../lib/engine/protocol';
-import type { PromptResult } from '../../lib/engine/promptHook';
 import { isLang } from '../../lib/i18n';
-import { runOf } from '../../lib/agent/run';
-import { layersWithHeads } from '../../lib/analysis/headLayers';
-import { displayToken } from '../../lib/prompt/label';
 import { readVocab } from '../../lib/prompt/vocab';
-import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
-import { fetchModel } from '../../lib/model/fetchModel';
-import { paletteCss } from '../../lib/view/palette';
 import type { Analysed } from '../../lib/state/analysed';
 import type { ViewSettings } from '../../lib/state/store';
+import type { EngineClient } from '../../lib/engine/client';
+import { analysedOf, scenarioPrefill, styledHost } from './scenarioPrefill';
 
 declare global {
   interface Window {
@@ -40,7 +33,6 @@ const lang = params.get('lang');
 const mode = params.get('mode') ?? 'step';
 const model = params.get('model') ?? 'kvscope-tiny';
 const scenario = params.get('scenario') ?? 'vancouver';
-const { id, variant } = parseScenarioRef(scenario);
 
 function Heatmap({ data }: { data: Analysed }) {
   const [selected, setSelected] = useState<number | null>(null);
@@ -51,34 +43,12 @@ function Heatmap({ data }: { data: Analysed }) {
 }
 
 async function main() {
-  const client = new EngineClient(() => new Worker('/engine.worker.js', { type: 'module' }));
-  const { config, shards, tokenizer, tokenizerConfig, generationConfig } = await fetchModel(`/models/${model}/`, (u) => fetch(u));
-  await client.load({ config, shards, tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 2 } as LoadParams);
-  const request = scenarioRequest(id, variant);
-  const r = (await client.prompt(request, { addGenerationPrompt: true })) as PromptResult;
-  if (!r.ok) throw new Error('prompt failed');
-  const run = await client.prefill(r.prompt.ids);
-  const T = r.prompt.ids.length;
-  window.__ids = r.prompt.ids;
+  const prefill = await scenarioPrefill(model, scenario);
+  const { client, tokenizer, generationConfig } = prefill;
+  window.__ids = prefill.prompt.ids;
   window.__client = client;
-  const style = document.createElement('style');
-  style.textContent = paletteCss();
-  document.head.append(style);
-  const host = document.createElement('div');
-  document.body.append(host);
-  const agentRun = runOf(request);
-  const analysed: Analysed = {
-    run: agentRun,
-    callPrompts: [r.prompt],
-    context: { kind: 'conversation', calls: agentRun.calls.length },
-    conversationTokens: T,
-    conversationDiffers: true,
-    prompt: r.prompt,
-    labels: r.prompt.tokens.map(displayToken),
-    attention: run.attention,
-    headLayers: layersWithHeads(run.attention),
-    tokens: T,
-  };
+  const host = styledHost();
+  const analysed = analysedOf(prefill);
   const child =
     mode === 'heatmap'
       ? h(Heatmap, { data: analysed })

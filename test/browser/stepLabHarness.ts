@@ -7,34 +7,22 @@ import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { StepLab } from '../../components/step/StepLab';
 import { LangProvider } from '../../components/common/i18n';
-import { EngineClient } from '../../lib/engine/client';
-import type { LoadParams } from '../../lib/engine/protocol';
-import type { PromptResult } from '../../lib/engine/promptHook';
 import { isLang } from '../../lib/i18n';
-import { runOf } from '../../lib/agent/run';
-import { displayToken } from '../../lib/prompt/label';
 import { readVocab } from '../../lib/prompt/vocab';
-import { parseScenarioRef, scenarioRequest } from '../../lib/scenarios';
 import { generate, lastRow } from '../../lib/generate/generate';
 import { greedySettings, parseGenerationConfig, topTokensFromLogits } from '../../lib/generate/sampling';
 import { attentionRow, messageStarts, reduceRow } from '../../lib/generate/stepper';
-import { fetchModel } from '../../lib/model/fetchModel';
-import { paletteCss } from '../../lib/view/palette';
+import { analysedOf, scenarioPrefill, styledHost } from './scenarioPrefill';
 
 const params = new URLSearchParams(location.search);
 const lang = params.get('lang');
 const model = params.get('model') ?? 'kvscope-tiny';
-const { id, variant } = parseScenarioRef(params.get('scenario') ?? 'vancouver');
+const scenario = params.get('scenario') ?? 'vancouver';
 
 async function main() {
-  const client = new EngineClient(() => new Worker('/engine.worker.js', { type: 'module' }));
-  const { config, shards, tokenizer, tokenizerConfig, generationConfig } = await fetchModel(`/models/${model}/`, (u) => fetch(u));
-  await client.load({ config, shards, tokenizer, tokenizerConfig, provider: 'wasm', numThreads: 2 } as LoadParams);
-  const request = scenarioRequest(id, variant);
-  const r = (await client.prompt(request, { addGenerationPrompt: true })) as PromptResult;
-  if (!r.ok) throw new Error('prompt failed');
-  const run = await client.prefill(r.prompt.ids);
-  const T = r.prompt.ids.length;
+  const prefill = await scenarioPrefill(model, scenario);
+  const { client, run, prompt, tokenizer, generationConfig } = prefill;
+  const T = prompt.ids.length;
   const L = run.attention.length;
   // What the tab must show with the query at position q, from this independent full prefill (logits of every row).
   const last = lastRow(run.logits!);
@@ -48,32 +36,17 @@ async function main() {
   // Greedy generation from the end of the prompt on this same worker (the tab re-establishes its cache after).
   const eos = parseGenerationConfig(generationConfig).eosIds;
   const greedy = await generate(client, last, T, { maxNewTokens: 100, sampling: greedySettings(eos), seed: 0 });
-  (self as unknown as Record<string, unknown>).__expect = { T, layers: L, top: topTokensFromLogits(last, 5), meanRow: rows.at(-1)!.meanRow, rows, ids: r.prompt.ids, starts: messageStarts(r.prompt.spans), greedy: greedy.ids, greedyStopped: greedy.stopped };
+  (self as unknown as Record<string, unknown>).__expect = { T, layers: L, top: topTokensFromLogits(last, 5), meanRow: rows.at(-1)!.meanRow, rows, ids: prompt.ids, starts: messageStarts(prompt.spans), greedy: greedy.ids, greedyStopped: greedy.stopped };
   (self as unknown as Record<string, unknown>).__client = client;
-  const style = document.createElement('style');
-  style.textContent = paletteCss();
-  document.head.append(style);
-  const host = document.createElement('div');
-  document.body.append(host);
-  const agentRun = runOf(request);
+  const host = styledHost();
   createRoot(host).render(
     createElement(LangProvider, {
       lang: isLang(lang) ? lang : 'en',
       children: createElement(StepLab, {
         client,
-        analysed: {
-          run: agentRun,
-          callPrompts: [r.prompt],
-          context: { kind: 'conversation', calls: agentRun.calls.length },
-          conversationTokens: T,
-          conversationDiffers: true,
-          prompt: r.prompt,
-          labels: r.prompt.tokens.map(displayToken),
-          attention: run.attention,
-          tokens: T,
-        },
+        analysed: analysedOf(prefill),
         model,
-        scenario: params.get('scenario') ?? 'vancouver',
+        scenario,
         vocab: readVocab(tokenizer),
         generationConfig,
       }),

@@ -209,6 +209,12 @@ function escaped(e: unknown): Violation {
  * share the cores, and reading the CPU clock on every call costs more than most calls (a system call each).
  * The readers are pure, so running one again gives the same work.
  */
+/** CPU time of a run (ms), capped by its wall-clock time: a second measure of a case that looked slow. */
+function cpuSince(cpu: NodeJS.CpuUsage, wall: number): number {
+  const used = process.cpuUsage(cpu);
+  return Math.min(performance.now() - wall, (used.user + used.system) / 1000);
+}
+
 function confirmSlow(fn: () => unknown): number {
   const cpu = process.cpuUsage();
   const wall = performance.now();
@@ -217,19 +223,28 @@ function confirmSlow(fn: () => unknown): number {
   } catch {
     // its outcome was judged on the first run
   }
-  const used = process.cpuUsage(cpu);
-  return Math.min(performance.now() - wall, (used.user + used.system) / 1000);
+  return cpuSince(cpu, wall);
 }
 
 async function confirmSlowAsync(fn: () => Promise<unknown>): Promise<number> {
   const cpu = process.cpuUsage();
   const wall = performance.now();
   await fn().catch(() => {});
-  const used = process.cpuUsage(cpu);
-  return Math.min(performance.now() - wall, (used.user + used.system) / 1000);
+  return cpuSince(cpu, wall);
 }
 
-function settle<T>(tally: Tally, contract: Contract, ms: number, before: Snapshot, value: T | undefined, error: unknown, threw: boolean): { value?: T; error?: Error } {
+/** What one call did: returned a value, or threw `error` (a Violation from inside is passed on, not judged). */
+interface Outcome<T> {
+  value?: T;
+  error?: unknown;
+  threw: boolean;
+}
+function thrown(e: unknown): Outcome<never> {
+  if (e instanceof Violation) throw e;
+  return { error: e, threw: true };
+}
+
+function settle<T>(tally: Tally, contract: Contract, ms: number, before: Snapshot, { value, error, threw }: Outcome<T>): { value?: T; error?: Error } {
   tally.cases++;
   tally.ms += ms;
   tally.slowest = Math.max(tally.slowest, ms);
@@ -256,37 +271,28 @@ function settle<T>(tally: Tally, contract: Contract, ms: number, before: Snapsho
 export function guard<T>(tally: Tally, contract: Contract, fn: () => T): { value?: T; error?: Error } {
   const before = snapshotPrototypes(false);
   const start = performance.now();
-  let value: T | undefined;
-  let error: unknown;
-  let threw = false;
+  let o: Outcome<T>;
   try {
-    value = fn();
+    o = { value: fn(), threw: false };
   } catch (e) {
-    if (e instanceof Violation) throw e;
-    error = e;
-    threw = true;
+    o = thrown(e);
   }
-  let ms = performance.now() - start;
-  if (ms > MAX_CASE_MS) ms = Math.min(ms, confirmSlow(fn));
-  return settle(tally, contract, ms, before, value, error, threw);
+  const ms = performance.now() - start;
+  return settle(tally, contract, ms > MAX_CASE_MS ? Math.min(ms, confirmSlow(fn)) : ms, before, o);
 }
 
+/** guard for a reader that returns a promise. */
 export async function guardAsync<T>(tally: Tally, contract: Contract, fn: () => Promise<T>): Promise<{ value?: T; error?: Error }> {
   const before = snapshotPrototypes(false);
   const start = performance.now();
-  let value: T | undefined;
-  let error: unknown;
-  let threw = false;
+  let o: Outcome<T>;
   try {
-    value = await fn();
+    o = { value: await fn(), threw: false }; // a reader that throws before returning its promise is caught too
   } catch (e) {
-    if (e instanceof Violation) throw e;
-    error = e;
-    threw = true;
+    o = thrown(e);
   }
-  let ms = performance.now() - start;
-  if (ms > MAX_CASE_MS) ms = Math.min(ms, await confirmSlowAsync(fn));
-  return settle(tally, contract, ms, before, value, error, threw);
+  const ms = performance.now() - start;
+  return settle(tally, contract, ms > MAX_CASE_MS ? Math.min(ms, await confirmSlowAsync(fn)) : ms, before, o);
 }
 
 /** For readers that return errors as values: fails with `why` unless it is null. */

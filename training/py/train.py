@@ -25,7 +25,7 @@ RUNS = os.path.join(HERE, "..", "runs")
 HYPER = dict(
     # Issue 18: half-size batches and 1,200 steps: 1.6x run 4's optimizer updates on ~4.7M tokens (82 % of
     # its 5.7M, so the pipeline fits a shared 2-core machine); more updates per token for copying to form.
-    steps=1200, token_budget=4096, lr=3e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
+    steps=1200, token_budget=4096, lr=2e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
     grad_clip=1.0, seed=1234, qk_gain_lr_scale=10.0,
     # The seeded-sink variant only: pull last-layer attention onto position 0 for the first half, at every
     # query q >= 16 (a per-query hinge, so long positions are held to the target too; issue 18).
