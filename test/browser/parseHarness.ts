@@ -23,6 +23,11 @@ const w = window as unknown as {
   __parse: (name: string) => Promise<void>;
   __parseHere: () => Promise<void>;
   __result: Result | null;
+  __took: number;
+  __resultAt: number;
+  __lines: string[];
+  __cancelOnShow: boolean;
+  __cancelledAt: number;
   __ready: boolean;
 };
 let bytes = new Uint8Array(0);
@@ -30,12 +35,37 @@ const summary = (r: ImportOutcome): Result =>
   r.ok ? { ok: true, kind: r.kind, calls: r.kind === 'runlog' ? r.log.calls.length : undefined, cancelled: false } : { ok: false, kind: r.kind, error: r.error, cancelled: wasCancelled(r) };
 
 w.__result = null;
+w.__took = 0;
+w.__resultAt = 0;
+// What the progress line showed, read by a MutationObserver (not by polling the page from the test, which can
+// miss a line that shows for a moment, or stall when the page draws no frames); with __cancelOnShow set, Cancel
+// is clicked the moment the button is in the DOM, and __cancelledAt records when.
+w.__lines = [];
+w.__cancelOnShow = false;
+w.__cancelledAt = 0;
+new MutationObserver(() => {
+  const line = host.querySelector('[data-role="parse-progress"]');
+  if (!line) return;
+  const text = line.textContent ?? '';
+  if (w.__lines[w.__lines.length - 1] !== text) w.__lines.push(text);
+  const button = line.querySelector<HTMLButtonElement>('[data-role="parse-cancel"]');
+  if (w.__cancelOnShow && button) {
+    w.__cancelOnShow = false;
+    w.__cancelledAt = performance.now();
+    button.click();
+  }
+}).observe(host, { childList: true, subtree: true, characterData: true });
 w.__load = async (url) => {
   bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
 };
 w.__parse = async (name) => {
   w.__result = null;
-  w.__result = summary(await parseImport(bytes, null, name));
+  w.__lines = [];
+  const t0 = performance.now();
+  const r = summary(await parseImport(bytes, null, name));
+  w.__resultAt = performance.now();
+  w.__took = w.__resultAt - t0;
+  w.__result = r;
 };
 w.__parseHere = async () => {
   w.__result = null;
