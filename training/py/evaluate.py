@@ -399,7 +399,9 @@ def main():
         "vocab_size": model.config.vocab_size,
         "training": {"seconds": log["train_seconds"], "tokens": log["tokens_seen"], "steps": log["hyper"]["steps"],
                      "token_budget": log["hyper"].get("token_budget", 8192),
-                     "seeded_sink": "sink_mean" in json.dumps(log["steps"]), "final_train_loss": log["steps"][-1]["loss"]},
+                     "seeded_sink": "sink_mean" in json.dumps(log["steps"]), "final_train_loss": [s for s in log["steps"] if "loss" in s][-1]["loss"],
+                     # the induction probe of train.py (top-1 on a repeated span's second copy), last reading
+                     "induction_probe": ([s["induction"] for s in log["steps"] if "induction" in s] or [None])[-1]},
         "val_loss": val_loss(model, vocab.special["<|endoftext|>"], quick),
         "call_limit": call_limit(model, vocab, quick),
         "xfinity": canonical_xfinity(model, vocab),

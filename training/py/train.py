@@ -23,13 +23,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RUNS = os.path.join(HERE, "..", "runs")
 
 HYPER = dict(
-    # Issue 18: half-size batches and 1,200 steps: 1.6x run 4's optimizer updates on ~4.7M tokens (82 % of
-    # its 5.7M, so the pipeline fits a shared 2-core machine); more updates per token for copying to form.
-    steps=1200, token_budget=4096, lr=2e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
+    # Issue 18: half-size batches (run 5: 1,200 steps; run 6: 1,500 steps, ~5.5M tokens with the drills below):
+    # more optimizer updates per token for copying to form, and a pipeline that fits a shared 2-core machine.
+    steps=1500, token_budget=4096, lr=2e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
     grad_clip=1.0, seed=1234, qk_gain_lr_scale=10.0,
     # The seeded-sink variant only: pull last-layer attention onto position 0 for the first half, at every
     # query q >= 16 (a per-query hinge, so long positions are held to the target too; issue 18).
     sink_target=0.6, sink_weight=1.0, sink_min_query=16, sink_fraction=0.5,
+    # Induction drills (issue 18, run 6): a share of batches are spans of training text repeated later in the
+    # same sequence, where the second copy can only be predicted by copying. Classic induction-head data;
+    # heavy at first (copying must form before the mixed corpus's shortcuts do), then a small share.
+    drill_share_early=0.5, drill_early_steps=300, drill_share_late=0.15, drill_seq=512, drill_letter_swap=0.5,
 )
 
 
@@ -55,11 +59,73 @@ def sink_loss(attn_last, pad_mask, h):
     return (F.relu(h["sink_target"] - a0) * q_ok).sum() / n, mean.detach()
 
 
+def letter_swap_table(vocab):
+    """Maps each capital letter token to its space-prefixed twin and back ("Z" <-> " Z"). A name opens with
+    " Z" in prose and with "Z" after a quote in a tool call, so copying it means matching the two."""
+    idx = {t: i for i, t in enumerate(vocab["tokens"])}
+    table = {}
+    for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        if c in idx and "\u0120" + c in idx:
+            table[idx[c]] = idx["\u0120" + c]
+            table[idx["\u0120" + c]] = idx[c]
+    return table
+
+
+def drill_batch(train, rng, h, bos, swap):
+    """Sequences of drill_seq tokens: <|im_start|>, a span of real training tokens (12–160), 0–300 tokens of
+    other text, then the span again; the rest of the row is more such pairs. Only copying predicts a repeat.
+    In half the repeats the capital-letter tokens change spacing ("Z" <-> " Z"), as names do between prose and
+    a tool call's JSON."""
+    rows = []
+    for _ in range(max(1, h["token_budget"] // h["drill_seq"])):
+        row = [bos]
+        while len(row) < h["drill_seq"]:
+            src = train[rng.randrange(len(train))][0]
+            n = rng.randint(12, 160)
+            if len(src) <= n + 2:
+                continue
+            o = rng.randrange(1, len(src) - n)
+            span = src[o:o + n].tolist()
+            gap = []
+            g = rng.choice([0, 0, 20, 60, 150, 300])
+            if g:
+                other = train[rng.randrange(len(train))][0]
+                if len(other) > g + 2:
+                    p = rng.randrange(1, len(other) - g)
+                    gap = other[p:p + g].tolist()
+            again = [swap.get(t, t) for t in span] if rng.random() < h["drill_letter_swap"] else span
+            row += span + gap + again
+        rows.append(row[: h["drill_seq"]])
+    return torch.tensor(rows, dtype=torch.long), torch.ones(len(rows), h["drill_seq"], dtype=torch.bool)
+
+
+def induction_probe(model, val, h, bos, n=24):
+    """Top-1 accuracy on the second copy of 24 fixed repeated validation spans (40 tokens, 100 apart)."""
+    prng = random.Random(7)
+    rows = []
+    while len(rows) < n:
+        a = val[prng.randrange(len(val))][0]
+        b = val[prng.randrange(len(val))][0]
+        if len(a) < 60 or len(b) < 120:
+            continue
+        o = prng.randrange(1, len(a) - 41)
+        span = a[o:o + 40].tolist()
+        gap = b[1:101].tolist()
+        rows.append([bos] + span + gap + span)
+    ids = torch.tensor(rows, dtype=torch.long)
+    with torch.no_grad():
+        logits, _, _ = model(ids)
+    s = 1 + 40 + 100  # first token of the second copy
+    pred = logits[:, s:-1].argmax(-1)
+    return round(float((pred == ids[:, s + 1:]).float().mean()), 4)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", required=True)
     ap.add_argument("--seed-sink", action="store_true")
     ap.add_argument("--steps", type=int, default=None, help="override, for probes")
+    ap.add_argument("--stop-at", type=int, default=None, help="stop early (schedule unchanged), for pilots")
     ap.add_argument("--weight-decay", type=float, default=None, help="override, for probes")
     args = ap.parse_args()
     h = dict(HYPER)
@@ -77,6 +143,9 @@ def main():
     cfg = Config(vocab_size=vocab["vocab_size"])
     model = Qwen3(cfg)
     train = load_split("train")
+    val = load_split("val")
+    bos = vocab["special"]["<|im_start|>"]
+    swap = letter_swap_table(vocab)
     # QK-norm caps attention logits at |g_q||g_k|·sqrt(head_dim): with gains near 1 a head cannot attend
     # sharply enough to copy one name out of ~1,000 tokens. The gains get a 10x learning rate so they can
     # grow within a short run (a first run's gains only reached ~1.3 and the model never copied names).
@@ -96,11 +165,16 @@ def main():
     print(f"{args.name}: {model.num_parameters()} parameters, {len(train)} sequences", flush=True)
     t0 = time.time()
     tokens_seen = 0
-    for step in range(h["steps"]):
-        if not queue:
-            queue = batches(train, h["token_budget"], rng)
-        idx = queue.pop()
-        ids, mask = collate(train, idx, pad_id)
+    drill_rng = random.Random(h["seed"] + 1)
+    for step in range(args.stop_at or h["steps"]):
+        share = h["drill_share_early"] if step < h["drill_early_steps"] else h["drill_share_late"]
+        drill = drill_rng.random() < share
+        if drill:
+            ids, mask = drill_batch(train, drill_rng, h, bos, swap)
+        else:
+            if not queue:
+                queue = batches(train, h["token_budget"], rng)
+            ids, mask = collate(train, queue.pop(), pad_id)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, h) * g.get("lr_scale", 1.0)
         seed_sink = args.seed_sink and step < h["steps"] * h["sink_fraction"]
@@ -119,11 +193,17 @@ def main():
         tokens_seen += int(mask.sum())
         if step % 10 == 0 or step == h["steps"] - 1:
             el = time.time() - t0
-            rec = {"step": step, "loss": round(lm.item(), 4), "lr": round(lr_at(step, h), 6), "tokens": tokens_seen, "seconds": round(el, 1)}
+            rec = {"step": step, "drill": drill, "loss": round(lm.item(), 4), "lr": round(lr_at(step, h), 6), "tokens": tokens_seen, "seconds": round(el, 1)}
             if sink_mean is not None:
                 rec["sink_mean"] = round(float(sink_mean), 4)
             log["steps"].append(rec)
             print(json.dumps(rec), f"{tokens_seen / el:.0f} tok/s", flush=True)
+        if step % 50 == 49:
+            model.eval()
+            rec = {"step": step, "induction": induction_probe(model, val, h, bos)}
+            model.train()
+            log["steps"].append(rec)
+            print(json.dumps(rec), flush=True)
         if step % 100 == 99:  # a checkpoint to inspect while training runs on
             torch.save(model.state_dict(), os.path.join(out_dir, "model.partial.pt"))
     log["train_seconds"] = round(time.time() - t0, 1)
