@@ -99,8 +99,8 @@ def drill_batch(train, rng, h, bos, swap):
     return torch.tensor(rows, dtype=torch.long), torch.ones(len(rows), h["drill_seq"], dtype=torch.bool)
 
 
-def induction_probe(model, val, h, bos, n=24):
-    """Top-1 accuracy on the second copy of 24 fixed repeated validation spans (40 tokens, 100 apart)."""
+def induction_rows(val, bos, n=24):
+    """24 fixed validation spans of 40 tokens, each repeated 100 tokens later (built once per run)."""
     prng = random.Random(7)
     rows = []
     while len(rows) < n:
@@ -109,10 +109,12 @@ def induction_probe(model, val, h, bos, n=24):
         if len(a) < 60 or len(b) < 120:
             continue
         o = prng.randrange(1, len(a) - 41)
-        span = a[o:o + 40].tolist()
-        gap = b[1:101].tolist()
-        rows.append([bos] + span + gap + span)
-    ids = torch.tensor(rows, dtype=torch.long)
+        rows.append([bos] + a[o:o + 40].tolist() + b[1:101].tolist() + a[o:o + 40].tolist())
+    return torch.tensor(rows, dtype=torch.long)
+
+
+def induction_probe(model, ids):
+    """Top-1 accuracy on the second copy of the spans of induction_rows."""
     with torch.no_grad():
         logits, _, _ = model(ids)
     s = 1 + 40 + 100  # first token of the second copy
@@ -143,8 +145,8 @@ def main():
     cfg = Config(vocab_size=vocab["vocab_size"])
     model = Qwen3(cfg)
     train = load_split("train")
-    val = load_split("val")
     bos = vocab["special"]["<|im_start|>"]
+    probe_ids = induction_rows(load_split("val"), bos)
     swap = letter_swap_table(vocab)
     # QK-norm caps attention logits at |g_q||g_k|·sqrt(head_dim): with gains near 1 a head cannot attend
     # sharply enough to copy one name out of ~1,000 tokens. The gains get a 10x learning rate so they can
@@ -200,7 +202,7 @@ def main():
             print(json.dumps(rec), f"{tokens_seen / el:.0f} tok/s", flush=True)
         if step % 50 == 49:
             model.eval()
-            rec = {"step": step, "induction": induction_probe(model, val, h, bos)}
+            rec = {"step": step, "induction": induction_probe(model, probe_ids)}
             model.train()
             log["steps"].append(rec)
             print(json.dumps(rec), flush=True)
