@@ -11,7 +11,8 @@ import { parseImport, setParseWorkerFactory, wasCancelled } from '../../componen
 import { importData, type ImportOutcome } from '../../lib/io/importData';
 import type { ParseWorkerLike } from '../../lib/io/parseClient';
 
-setParseWorkerFactory(() => new Worker('/parse.worker.js', { type: 'module' }) as unknown as ParseWorkerLike);
+const realWorker = () => new Worker('/parse.worker.js', { type: 'module' }) as unknown as ParseWorkerLike;
+setParseWorkerFactory(realWorker);
 const lang = new URLSearchParams(location.search).get('lang') === 'zh' ? 'zh' : 'en';
 const host = document.createElement('div');
 document.body.append(host);
@@ -22,6 +23,7 @@ const w = window as unknown as {
   __load: (url: string) => Promise<void>;
   __parse: (name: string) => Promise<void>;
   __parseHere: () => Promise<void>;
+  __holdNextWorker: () => void;
   __result: Result | null;
   __took: number;
   __resultAt: number;
@@ -71,5 +73,15 @@ w.__parseHere = async () => {
   w.__result = null;
   await new Promise((r) => setTimeout(r, 0));
   w.__result = summary(importData(bytes, null));
+};
+// The next worker stalls 30 s after a read's first progress message (test/browser/slowParse.worker.ts), so a read is
+// still running when its Cancel button shows; the worker that replaces it after Cancel is the real one.
+w.__holdNextWorker = () => {
+  let first = true;
+  setParseWorkerFactory(() => {
+    if (!first) return realWorker();
+    first = false;
+    return new Worker('/slowParse.worker.js', { type: 'module' }) as unknown as ParseWorkerLike;
+  });
 };
 w.__ready = true;
