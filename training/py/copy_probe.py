@@ -3,13 +3,9 @@ probes: the held-out copy evaluation of evaluate.copy_eval on the first --cases 
 the first --frozen cases of the frozen call-limit set (names_company_rate, accuracy)."""
 import argparse
 import json
-import os
 
-import torch
-
-from data import load_json
 from evaluate import call_limit, copy_eval, canonical_generations
-from model import Config, Qwen3
+from shipped import load_training_checkpoint
 from tokens import Vocab
 
 ap = argparse.ArgumentParser()
@@ -17,10 +13,7 @@ ap.add_argument("checkpoint")
 ap.add_argument("--cases", type=int, default=12)
 ap.add_argument("--frozen", type=int, default=12)
 args = ap.parse_args()
-torch.set_num_threads(1)
-model = Qwen3(Config(vocab_size=load_json("vocab.json")["vocab_size"]))
-model.load_state_dict(torch.load(args.checkpoint))
-model.eval()
+model = load_training_checkpoint(args.checkpoint)
 vocab = Vocab.load()
 c = copy_eval(model, vocab, args.cases)
 for k in ("weather", "files"):

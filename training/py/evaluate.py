@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 
 from data import collate, load_json, load_split
+from name_continuation import name_continuation, probe_controls
 from shipped import ROOT, load_shipped, model_dir
 from tokens import Vocab
 
@@ -400,7 +401,8 @@ def main():
         "training": {"seconds": log["train_seconds"], "tokens": log["tokens_seen"], "steps": log["hyper"]["steps"],
                      "token_budget": log["hyper"].get("token_budget", 8192),
                      "seeded_sink": "sink_mean" in json.dumps(log["steps"]), "final_train_loss": [s for s in log["steps"] if "loss" in s][-1]["loss"],
-                     # the induction probe of train.py (top-1 on a repeated span's second copy), last reading
+                     # the induction probe of train.py (top-1 on a repeated span's second copy), last reading;
+                     # shuffled spans since run 7 (run 6's real-text spans measured language-model accuracy)
                      "induction_probe": ([s["induction"] for s in log["steps"] if "induction" in s] or [None])[-1]},
         "val_loss": val_loss(model, vocab.special["<|endoftext|>"], quick),
         "call_limit": call_limit(model, vocab, quick),
@@ -409,6 +411,8 @@ def main():
         "sink_canonical": canonical_sinks(model, vocab),
         "sink_by_length": sink_by_length(model, 4 if quick else 24),
         "copy": copy_eval(model, vocab, 4 if quick else None),
+        "name_continuation": name_continuation(model, vocab, 4 if quick else 40),
+        "induction_controls": probe_controls(model, vocab.special["<|im_start|>"]),
         "canonical_generations": canonical_generations(model, vocab),
     }
     metrics["evaluation_seconds"] = round(time.time() - t0, 1)

@@ -5,6 +5,7 @@ import os
 
 import torch
 
+from data import load_json
 from io_safetensors import load
 from model import Config, Qwen3
 
@@ -26,3 +27,12 @@ def load_shipped(name, dtype=torch.float32):
     model.load_state_dict(state)
     model.to(dtype).eval()
     return model
+
+
+def load_training_checkpoint(path):
+    """A state dict written by train.py (training/runs/<name>/model[.partial].pt), for the probe scripts;
+    one torch thread, as in training."""
+    torch.set_num_threads(1)
+    model = Qwen3(Config(vocab_size=load_json("vocab.json")["vocab_size"]))
+    model.load_state_dict(torch.load(path))
+    return model.eval()

@@ -4,21 +4,15 @@ the numbers come from the same code as metrics.json (evaluate.sink_and_rest)."""
 import argparse
 import os
 
-import torch
-
-from data import load_json
 from evaluate import sink_and_rest
-from model import Config, Qwen3
+from shipped import load_training_checkpoint
 from tokens import Vocab
 
 ap = argparse.ArgumentParser()
 ap.add_argument("checkpoint")
 ap.add_argument("--prompts", type=int, default=16)
 args = ap.parse_args()
-torch.set_num_threads(1)
-model = Qwen3(Config(vocab_size=load_json("vocab.json")["vocab_size"]))
-model.load_state_dict(torch.load(args.checkpoint))
-model.eval()
+model = load_training_checkpoint(args.checkpoint)
 s = sink_and_rest(model, Vocab.load(), args.prompts)
 print(os.path.relpath(args.checkpoint), "head-mean per layer", s["head_mean_per_layer"],
       "max head", max(max(r) for r in s["per_layer_head"]), "uniform", s["uniform_baseline"])

@@ -31,9 +31,16 @@ HYPER = dict(
     # query q >= 16 (a per-query hinge, so long positions are held to the target too; issue 18).
     sink_target=0.6, sink_weight=1.0, sink_min_query=16, sink_fraction=0.5,
     # Induction drills (issue 18, run 6): a share of batches are spans of training text repeated later in the
-    # same sequence, where the second copy can only be predicted by copying. Classic induction-head data;
+    # same sequence, where copying predicts the second copy (a span of real text partly without it too; see
+    # drill_shuffle). Classic induction-head data;
     # heavy at first (copying must form before the mixed corpus's shortcuts do), then a small share.
     drill_share_early=0.5, drill_early_steps=300, drill_share_late=0.15, drill_seq=512, drill_letter_swap=0.5,
+    # Knobs for the next run, off in this recipe (run 6's): neither made copying form in a 400-500-step pilot
+    # (training/README, run 7 pilots). drill_shuffle: the share of drill spans whose tokens are shuffled first — a
+    # span of real text is largely predictable without copying, a shuffled one only by copying.
+    # copy_warmup_steps: the first batches are random tokens repeated once, with the loss on the second copy only
+    # (from scratch on those alone, copy accuracy was 0 at step 99, 0.90 at 149, 1.00 at 199).
+    drill_shuffle=0.0, copy_warmup_steps=0, copy_len=64,
 )
 
 
@@ -72,8 +79,9 @@ def letter_swap_table(vocab):
 
 
 def drill_batch(train, rng, h, bos, swap):
-    """Sequences of drill_seq tokens: <|im_start|>, a span of real training tokens (12–160), 0–300 tokens of
-    other text, then the span again; the rest of the row is more such pairs. Only copying predicts a repeat.
+    """Sequences of drill_seq tokens: <|im_start|>, a span of real training tokens (12–160; in a share
+    drill_shuffle of them the tokens are shuffled), 0–300 tokens of other text, then the span again; the rest of
+    the row is more such pairs. Copying predicts a repeat; only copying predicts a shuffled one.
     In half the repeats the capital-letter tokens change spacing ("Z" <-> " Z"), as names do between prose and
     a tool call's JSON."""
     rows = []
@@ -86,6 +94,8 @@ def drill_batch(train, rng, h, bos, swap):
                 continue
             o = rng.randrange(1, len(src) - n)
             span = src[o:o + n].tolist()
+            if h["drill_shuffle"] and rng.random() < h["drill_shuffle"]:  # no draw when off: run 6's stream
+                rng.shuffle(span)
             gap = []
             g = rng.choice([0, 0, 20, 60, 150, 300])
             if g:
@@ -99,8 +109,26 @@ def drill_batch(train, rng, h, bos, swap):
     return torch.tensor(rows, dtype=torch.long), torch.ones(len(rows), h["drill_seq"], dtype=torch.bool)
 
 
-def induction_rows(val, bos, n=24):
-    """24 fixed validation spans of 40 tokens, each repeated 100 tokens later (built once per run)."""
+def copy_warmup_batch(rng, h, bos, n_tokens):
+    """token_budget // (2·copy_len + 1) rows of <|im_start|>, copy_len random ordinary tokens, the same again;
+    the loss mask keeps only the second copy (after its first token), which only copying predicts."""
+    n = h["copy_len"]
+    rows = []
+    for _ in range(max(1, h["token_budget"] // (2 * n + 1))):
+        span = [rng.randrange(n_tokens) for _ in range(n)]
+        rows.append([bos] + span + span)
+    ids = torch.tensor(rows, dtype=torch.long)
+    loss_mask = torch.zeros_like(ids, dtype=torch.bool)
+    loss_mask[:, n + 2:] = True
+    return ids, torch.ones_like(ids, dtype=torch.bool), loss_mask
+
+
+def induction_rows(val, bos, n=24, shuffled=True):
+    """24 fixed validation spans of 40 tokens, shuffled, each repeated 100 tokens later (built once per run).
+    Shuffled because a real span is largely predictable without copying: until 2026-12-03 the probe used spans in
+    order, and run 6's model read 0.69 on them and 0.69 with the first copy replaced by another span (so no
+    copy was possible), against 0.00-0.03 on shuffled or random-syllable spans — it had learned no copying.
+    shuffled=False gives the same spans in order (name_continuation.py's controls)."""
     prng = random.Random(7)
     rows = []
     while len(rows) < n:
@@ -109,7 +137,12 @@ def induction_rows(val, bos, n=24):
         if len(a) < 60 or len(b) < 120:
             continue
         o = prng.randrange(1, len(a) - 41)
-        rows.append([bos] + a[o:o + 40].tolist() + b[1:101].tolist() + a[o:o + 40].tolist())
+        span = a[o:o + 40].tolist()
+        mixed = span[:]
+        prng.shuffle(mixed)
+        if shuffled:
+            span = mixed
+        rows.append([bos] + span + b[1:101].tolist() + span)
     return torch.tensor(rows, dtype=torch.long)
 
 
@@ -171,7 +204,11 @@ def main():
     for step in range(args.stop_at or h["steps"]):
         share = h["drill_share_early"] if step < h["drill_early_steps"] else h["drill_share_late"]
         drill = drill_rng.random() < share
-        if drill:
+        loss_mask = None
+        if step < h["copy_warmup_steps"]:
+            drill = "copy"
+            ids, mask, loss_mask = copy_warmup_batch(drill_rng, h, bos, min(vocab["special"].values()))
+        elif drill:
             ids, mask = drill_batch(train, drill_rng, h, bos, swap)
         else:
             if not queue:
@@ -181,7 +218,7 @@ def main():
             g["lr"] = lr_at(step, h) * g.get("lr_scale", 1.0)
         seed_sink = args.seed_sink and step < h["steps"] * h["sink_fraction"]
         logits, attns, _ = model(ids, pad_mask=mask, need_attn=seed_sink)
-        tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
+        tgt = ids[:, 1:].masked_fill(~(mask if loss_mask is None else loss_mask)[:, 1:], -100)
         lm = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100)
         loss = lm
         sink_mean = None
