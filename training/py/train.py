@@ -38,8 +38,9 @@ HYPER = dict(
     # Knobs for the next run, off in this recipe (run 6's): neither made copying form in a 400-500-step pilot
     # (training/README, run 7 pilots). drill_shuffle: the share of drill spans whose tokens are shuffled first — a
     # span of real text is largely predictable without copying, a shuffled one only by copying.
-    # copy_warmup_steps: the first batches are random tokens repeated once, with the loss on the second copy only
-    # (from scratch on those alone, copy accuracy was 0 at step 99, 0.90 at 149, 1.00 at 199).
+    # copy_warmup_steps: the first batches are random tokens repeated once, with the loss on the second copy only.
+    # Every repeat is copy_len tokens back, so a fixed-offset head solves it without content matching (its pilot
+    # copied the warm-up perfectly and the shuffled probe not at all); vary the offset before relying on it.
     drill_shuffle=0.0, copy_warmup_steps=0, copy_len=64,
 )
 
