@@ -402,7 +402,7 @@ def main():
                      "token_budget": log["hyper"].get("token_budget", 8192),
                      "seeded_sink": "sink_mean" in json.dumps(log["steps"]), "final_train_loss": [s for s in log["steps"] if "loss" in s][-1]["loss"],
                      # the induction probe of train.py (top-1 on a repeated span's second copy), last reading;
-                     # shuffled spans since run 7 (run 6's real-text spans measured language-model accuracy)
+                     # shuffled spans since 2026-12-03 (run 6's real-text spans measured language-model accuracy)
                      "induction_probe": ([s["induction"] for s in log["steps"] if "induction" in s] or [None])[-1]},
         "val_loss": val_loss(model, vocab.special["<|endoftext|>"], quick),
         "call_limit": call_limit(model, vocab, quick),

@@ -6,7 +6,7 @@ induction head does). Greedy copy rates (evaluate.copy_eval) mix the two; this s
 
 It also prints the controls of train.py's induction probe: the same 24 rows of a 40-token validation span
 repeated 100 tokens later, with the span (a) in order, as real text, (b) in order but with the first copy
-replaced by another row's span, so no copy is possible, and (c) shuffled (train.induction_rows since run 7).
+replaced by another row's span, so no copy is possible, and (c) shuffled (train.induction_rows since 2026-12-03).
 Copying shows as (a) or (c) well above (b) and above chance.
 
     python3 name_continuation.py ../runs/<name>/model.pt [--per-family 40]
@@ -23,7 +23,7 @@ from train import induction_probe, induction_rows
 
 
 def name_spans(seq, caps, lower):
-    """(start, end) of each capital-letter token followed by lowercase pieces, with the name's spelling."""
+    """(start, end) of each capital-letter token followed by lowercase pieces."""
     j = 0
     while j < len(seq):
         if seq[j] in caps and j + 1 < len(seq) and seq[j + 1] in lower:
@@ -40,9 +40,10 @@ def name_continuation(model, vocab, per_family=40, families=("weather", "calllim
     text = [vocab.token_bytes(i).decode("utf-8", "replace") for i in range(len(vocab.tokens))]
     caps = {i for i, t in enumerate(text) if len(t) >= 1 and t[-1].isupper() and t[-1].isascii() and t[:-1] in ("", " ", "/", '"')}
     lower = {i for i, t in enumerate(text) if t.isascii() and t.isalpha() and t.islower()}
+    val = load_split("val")
     out = {}
     for fam in families:
-        seqs = [s for s, f in load_split("val") if f == fam][:per_family]
+        seqs = [s for s, f in val if f == fam][:per_family]
         first, rest, rest_after = [0, 0], [0, 0], [0, 0]
         for s in seqs:
             with torch.no_grad():

@@ -35,13 +35,10 @@ HYPER = dict(
     # drill_shuffle). Classic induction-head data;
     # heavy at first (copying must form before the mixed corpus's shortcuts do), then a small share.
     drill_share_early=0.5, drill_early_steps=300, drill_share_late=0.15, drill_seq=512, drill_letter_swap=0.5,
-    # Knobs for the next run, off in this recipe (run 6's): neither made copying form in a 400-500-step pilot
-    # (training/README, run 7 pilots). drill_shuffle: the share of drill spans whose tokens are shuffled first — a
-    # span of real text is largely predictable without copying, a shuffled one only by copying.
-    # copy_warmup_steps: the first batches are random tokens repeated once, with the loss on the second copy only.
-    # Every repeat is copy_len tokens back, so a fixed-offset head solves it without content matching (its pilot
-    # copied the warm-up perfectly and the shuffled probe not at all); vary the offset before relying on it.
-    drill_shuffle=0.0, copy_warmup_steps=0, copy_len=64,
+    # A knob for the next run, off in this recipe (run 6's): the share of drill spans whose tokens are shuffled
+    # first — a span of real text is largely predictable without copying, a shuffled one only by copying. At 0.75
+    # it made no copying form in a 400-step pilot (training/README, run 7 pilots).
+    drill_shuffle=0.0,
 )
 
 
@@ -110,20 +107,6 @@ def drill_batch(train, rng, h, bos, swap):
     return torch.tensor(rows, dtype=torch.long), torch.ones(len(rows), h["drill_seq"], dtype=torch.bool)
 
 
-def copy_warmup_batch(rng, h, bos, n_tokens):
-    """token_budget // (2·copy_len + 1) rows of <|im_start|>, copy_len random ordinary tokens, the same again;
-    the loss mask keeps only the second copy (after its first token), which only copying predicts."""
-    n = h["copy_len"]
-    rows = []
-    for _ in range(max(1, h["token_budget"] // (2 * n + 1))):
-        span = [rng.randrange(n_tokens) for _ in range(n)]
-        rows.append([bos] + span + span)
-    ids = torch.tensor(rows, dtype=torch.long)
-    loss_mask = torch.zeros_like(ids, dtype=torch.bool)
-    loss_mask[:, n + 2:] = True
-    return ids, torch.ones_like(ids, dtype=torch.bool), loss_mask
-
-
 def induction_rows(val, bos, n=24, shuffled=True):
     """24 fixed validation spans of 40 tokens, shuffled, each repeated 100 tokens later (built once per run).
     Shuffled because a real span is largely predictable without copying: until 2026-12-03 the probe used spans in
@@ -140,7 +123,7 @@ def induction_rows(val, bos, n=24, shuffled=True):
         o = prng.randrange(1, len(a) - 41)
         span = a[o:o + 40].tolist()
         mixed = span[:]
-        prng.shuffle(mixed)
+        prng.shuffle(mixed)  # drawn either way, so both settings take the same spans
         if shuffled:
             span = mixed
         rows.append([bos] + span + b[1:101].tolist() + span)
@@ -205,11 +188,7 @@ def main():
     for step in range(args.stop_at or h["steps"]):
         share = h["drill_share_early"] if step < h["drill_early_steps"] else h["drill_share_late"]
         drill = drill_rng.random() < share
-        loss_mask = None
-        if step < h["copy_warmup_steps"]:
-            drill = "copy"
-            ids, mask, loss_mask = copy_warmup_batch(drill_rng, h, bos, min(vocab["special"].values()))
-        elif drill:
+        if drill:
             ids, mask = drill_batch(train, drill_rng, h, bos, swap)
         else:
             if not queue:
@@ -219,7 +198,7 @@ def main():
             g["lr"] = lr_at(step, h) * g.get("lr_scale", 1.0)
         seed_sink = args.seed_sink and step < h["steps"] * h["sink_fraction"]
         logits, attns, _ = model(ids, pad_mask=mask, need_attn=seed_sink)
-        tgt = ids[:, 1:].masked_fill(~(mask if loss_mask is None else loss_mask)[:, 1:], -100)
+        tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
         lm = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100)
         loss = lm
         sink_mean = None
