@@ -1,0 +1,157 @@
+"""A copy lab (issue 18): does an induction head form in this architecture, and after how many steps?
+
+Trains a fresh Qwen3-layout model (model.py) on synthetic rows only, never on the corpus, and prints JSON lines:
+loss and top-1 accuracy on the predictable tokens of repeated spans, and every --diag-every steps, per layer,
+the strongest head's previous-token score (mean attention from position i to i-1) and induction score (mean
+attention from a token in a second copy to the token after its twin in the first copy; 1.0 = a perfect
+induction head, ~1/T = none). Nothing here is shipped; it is for choosing a recipe before a full run.
+
+Rows (T tokens, ids drawn uniformly from [vocab_lo, vocab_hi)):
+  copy rows  random tokens in which spans of 3..span_max tokens reappear 0..gap_max tokens after they end
+             (so the offset varies and only matching content finds the twin); the loss is on the repeats'
+             tokens after their first, the only tokens that can be predicted;
+  skip rows  (a share --skip of each batch) each token fixes the token two places later (a fixed
+             permutation, 10 % noise): only a head that reads the previous token predicts them.
+
+  python3 copy_lab.py --width 256 --theta 1e6 --emb-std 0.08 --skip 0.5 --vocab 300 800 --steps 3000
+
+--measure PATH instead reads a checkpoint written by train.py and prints each layer's per-head previous-token
+score on the first 40 validation sequences (up to 400 tokens each): does ordinary training form such a head?
+See training/README.md ("Copy lab") for what each setting gave."""
+import argparse
+import json
+import random
+import time
+
+import torch
+import torch.nn.functional as F
+
+from model import Config, Qwen3
+
+
+def make_batch(rng, a, perm):
+    n = a.tokens // a.seq
+    ids = torch.randint(a.vocab[0], a.vocab[1], (n, a.seq), generator=a.gen)
+    mask = torch.zeros(n, a.seq, dtype=torch.bool)
+    copy_row = torch.ones(n, dtype=torch.bool)
+    n_skip = int(n * a.skip)
+    for b in range(n):
+        if b < n_skip:
+            x = [rng.randrange(*a.vocab) for _ in range(2)]
+            for i in range(2, a.seq):
+                x.append(perm[x[i - 2]] if rng.random() > 0.1 else rng.randrange(*a.vocab))
+            ids[b] = torch.tensor(x)
+            mask[b, 2:] = True
+            copy_row[b] = False
+            continue
+        p = 1
+        while True:
+            span, gap = rng.randint(3, a.span_max), rng.randint(0, a.gap_max)
+            if p + 2 * span + gap >= a.seq:
+                break
+            second = p + span + gap
+            ids[b, second:second + span] = ids[b, p:p + span]
+            mask[b, second + 1:second + span] = True
+            p = second + span + rng.randint(0, 10)
+    return ids, mask, copy_row
+
+
+def attention_scores(model, ids, mask, copy_row):
+    """Per layer, the strongest head's previous-token and induction scores (see the module docstring)."""
+    with torch.no_grad():
+        _, att, _ = model(ids, need_attn=True)
+    a = torch.stack(att, 1)  # [B, L, H, T, T]
+    t = torch.arange(1, a.shape[-1])
+    prev = a[:, :, :, t, t - 1].mean((0, 3))
+    ind, n = torch.zeros(a.shape[1], a.shape[2]), 0
+    for b in torch.nonzero(copy_row).flatten().tolist():
+        for q in torch.nonzero(mask[b]).flatten().tolist():
+            twin = torch.nonzero(ids[b, :q - 1] == ids[b, q - 1]).flatten()
+            if len(twin):
+                ind += a[b, :, :, q - 1, twin[-1] + 1]
+                n += 1
+    return prev.max(1).values, (ind / max(1, n)).max(1).values
+
+
+def measure(path, n=40, max_len=400):
+    from data import load_split
+    from shipped import load_training_checkpoint
+    model = load_training_checkpoint(path)
+    total = None
+    for ids, _ in load_split("val")[:n]:
+        x = torch.tensor(ids[:max_len])[None]
+        with torch.no_grad():
+            _, att, _ = model(x, need_attn=True)
+        a = torch.stack([layer[0] for layer in att])  # [L, H, T, T]
+        t = torch.arange(1, a.shape[-1])
+        prev = a[:, :, t, t - 1].mean(-1)
+        total = prev if total is None else total + prev
+    print(json.dumps({"checkpoint": path, "sequences": n, "prev_token_per_layer_head": [[round(float(x), 3) for x in row] for row in total / n]}))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--width", type=int, default=128, help="hidden size; heads of 32, 2 query heads per K/V head")
+    ap.add_argument("--layers", type=int, default=4)
+    ap.add_argument("--theta", type=float, default=10000.0, help="RoPE base (the shipped models: 10000)")
+    ap.add_argument("--emb-std", type=float, default=0.02, help="embedding init std (model.py: 0.02)")
+    ap.add_argument("--vocab", type=int, nargs=2, default=[300, 8800], metavar=("LO", "HI"))
+    ap.add_argument("--seq", type=int, default=128)
+    ap.add_argument("--tokens", type=int, default=1024, help="tokens per batch")
+    ap.add_argument("--span-max", type=int, default=16)
+    ap.add_argument("--gap-max", type=int, default=60)
+    ap.add_argument("--skip", type=float, default=0.0, help="share of skip rows per batch")
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--diag-every", type=int, default=250)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--measure", metavar="PATH", help="a train.py checkpoint: print its previous-token scores")
+    a = ap.parse_args()
+    if a.measure:
+        return measure(a.measure)
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(1)
+    a.gen = torch.Generator().manual_seed(a.seed)
+    rng = random.Random(a.seed)
+    cfg = Config(vocab_size=8892, hidden_size=a.width, intermediate_size=3 * a.width, num_hidden_layers=a.layers,
+                 num_attention_heads=a.width // 32, num_key_value_heads=max(1, a.width // 64), head_dim=32,
+                 rope_theta=a.theta)
+    model = Qwen3(cfg)
+    torch.nn.init.normal_(model.model.embed_tokens.weight, std=a.emb_std)
+    # The optimiser of train.py: AdamW, no decay on norms, QK-norm gains at 10x the learning rate.
+    gains = [p for n, p in model.named_parameters() if n.endswith(("q_norm.weight", "k_norm.weight"))]
+    matrices = [p for p in model.parameters() if p.dim() >= 2]
+    norms = [p for n, p in model.named_parameters() if p.dim() < 2 and not n.endswith(("q_norm.weight", "k_norm.weight"))]
+    opt = torch.optim.AdamW([{"params": matrices, "weight_decay": 0.1}, {"params": norms, "weight_decay": 0.0},
+                             {"params": gains, "weight_decay": 0.0, "scale": 10.0}], lr=a.lr, betas=(0.9, 0.95))
+    lo, hi = a.vocab
+    perm = {t: lo + (t * 7919 + 13) % (hi - lo) for t in range(lo, hi)}
+    print(json.dumps({"parameters": model.num_parameters(), **{k: v for k, v in vars(a).items() if k != "gen"}}), flush=True)
+    t0 = time.time()
+    for step in range(a.steps):
+        for g in opt.param_groups:
+            g["lr"] = a.lr * min(1.0, (step + 1) / 50) * g.get("scale", 1.0)
+        ids, mask, copy_row = make_batch(rng, a, perm)
+        logits, _, _ = model(ids)
+        tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
+        loss = F.cross_entropy(logits[:, :-1].reshape(-1, cfg.vocab_size), tgt.reshape(-1), ignore_index=-100)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        opt.step()
+        if step % 25 == 0 or step == a.steps - 1:
+            on_copy = mask[:, 1:] & copy_row[:, None]
+            hit = (logits[:, :-1].argmax(-1) == ids[:, 1:]) & on_copy
+            with torch.no_grad():
+                copy_loss = F.cross_entropy(logits[:, :-1][on_copy], ids[:, 1:][on_copy]).item()
+            rec = {"step": step, "loss": round(loss.item(), 3), "copy_loss": round(copy_loss, 3),
+                   "copy_acc": round(float(hit.sum() / on_copy.sum()), 3), "seconds": round(time.time() - t0)}
+            if step % a.diag_every == 0 or step == a.steps - 1:
+                prev, ind = attention_scores(model, ids, mask, copy_row)
+                rec["prev_token"] = [round(float(x), 2) for x in prev]
+                rec["induction"] = [round(float(x), 2) for x in ind]
+            print(json.dumps(rec), flush=True)
+
+
+if __name__ == "__main__":
+    main()
