@@ -91,7 +91,9 @@ def measure(path, n=40, max_len=400):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--width", type=int, default=128, help="hidden size; heads of 32, 2 query heads per K/V head")
+    ap.add_argument("--width", type=int, default=128, help="hidden size")
+    ap.add_argument("--head-dim", type=int, default=32)
+    ap.add_argument("--heads", type=int, default=None, help="query heads (default width / 32), 2 per K/V head")
     ap.add_argument("--layers", type=int, default=4)
     ap.add_argument("--theta", type=float, default=10000.0, help="RoPE base (the shipped models: 10000)")
     ap.add_argument("--emb-std", type=float, default=0.02, help="embedding init std (model.py: 0.02)")
@@ -105,6 +107,9 @@ def main():
     ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--diag-every", type=int, default=250)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--stages", nargs="+", metavar="IDS:SEQ:SPAN:GAP:STEPS",
+                    help="a curriculum instead of one setting: each stage draws IDS ids from --vocab's LO, rows of "
+                         "SEQ tokens, spans up to SPAN, gaps up to GAP, for STEPS steps (--steps is then their sum)")
     ap.add_argument("--measure", metavar="PATH", help="a train.py checkpoint: print its previous-token scores")
     a = ap.parse_args()
     if a.measure:
@@ -113,8 +118,9 @@ def main():
     torch.set_num_threads(1)
     a.gen = torch.Generator().manual_seed(a.seed)
     rng = random.Random(a.seed)
+    heads = a.heads or a.width // 32
     cfg = Config(vocab_size=8892, hidden_size=a.width, intermediate_size=3 * a.width, num_hidden_layers=a.layers,
-                 num_attention_heads=a.width // 32, num_key_value_heads=max(1, a.width // 64), head_dim=32,
+                 num_attention_heads=heads, num_key_value_heads=max(1, heads // 2), head_dim=a.head_dim,
                  rope_theta=a.theta)
     model = Qwen3(cfg)
     torch.nn.init.normal_(model.model.embed_tokens.weight, std=a.emb_std)
@@ -124,11 +130,20 @@ def main():
     norms = [p for n, p in model.named_parameters() if p.dim() < 2 and not n.endswith(("q_norm.weight", "k_norm.weight"))]
     opt = torch.optim.AdamW([{"params": matrices, "weight_decay": 0.1}, {"params": norms, "weight_decay": 0.0},
                              {"params": gains, "weight_decay": 0.0, "scale": 10.0}], lr=a.lr, betas=(0.9, 0.95))
-    lo, hi = a.vocab
-    perm = {t: lo + (t * 7919 + 13) % (hi - lo) for t in range(lo, hi)}
+    stages = [tuple(int(x) for x in st.split(":")) for st in a.stages] if a.stages else \
+        [(a.vocab[1] - a.vocab[0], a.seq, a.span_max, a.gap_max, a.steps)]
+    a.steps = sum(st[4] for st in stages)
+    lo = a.vocab[0]
     print(json.dumps({"parameters": model.num_parameters(), **{k: v for k, v in vars(a).items() if k != "gen"}}), flush=True)
     t0 = time.time()
+    stage_end = 0
     for step in range(a.steps):
+        if step == stage_end:
+            n_ids, a.seq, a.span_max, a.gap_max, n = stages.pop(0)
+            stage_end += n
+            a.vocab = [lo, lo + n_ids]
+            perm = {t: lo + (t * 7919 + 13) % n_ids for t in range(lo, lo + n_ids)}
+            print(json.dumps({"stage_from": step, "ids": n_ids, "seq": a.seq, "span_max": a.span_max, "gap_max": a.gap_max}), flush=True)
         for g in opt.param_groups:
             g["lr"] = a.lr * min(1.0, (step + 1) / 50) * g.get("scale", 1.0)
         ids, mask, copy_row = make_batch(rng, a, perm)
@@ -139,14 +154,14 @@ def main():
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
-        if step % 25 == 0 or step == a.steps - 1:
+        if step % 25 == 0 or step == a.steps - 1 or step == stage_end - 1:
             on_copy = mask[:, 1:] & copy_row[:, None]
             hit = (logits[:, :-1].argmax(-1) == ids[:, 1:]) & on_copy
             with torch.no_grad():
                 copy_loss = F.cross_entropy(logits[:, :-1][on_copy], ids[:, 1:][on_copy]).item()
             rec = {"step": step, "loss": round(loss.item(), 3), "copy_loss": round(copy_loss, 3),
                    "copy_acc": round(float(hit.sum() / on_copy.sum()), 3), "seconds": round(time.time() - t0)}
-            if step % a.diag_every == 0 or step == a.steps - 1:
+            if step % a.diag_every == 0 or step == a.steps - 1 or step == stage_end - 1:
                 prev, ind = attention_scores(model, ids, mask, copy_row)
                 rec["prev_token"] = [round(float(x), 2) for x in prev]
                 rec["induction"] = [round(float(x), 2) for x in ind]
