@@ -87,6 +87,8 @@ function LabBody({ store, boot }: { store: KvscopeStore; boot: Boot }) {
 
   return (
     <main
+      // Saved state has been read (and a shared link applied): until then the page shows the defaults.
+      data-booted={boot.booted ? 'true' : 'false'}
       style={{ padding: 'var(--sp-3) var(--sp-5) 40px', display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 'var(--sp-3)', maxWidth: 1400, position: 'relative' }}
       // Files dropped anywhere on the page are imported (request bodies, run logs, attention files).
       onDragOver={(e) => {
