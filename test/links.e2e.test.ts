@@ -119,9 +119,8 @@ function foreignRequests(page: Page): string[] {
   return out;
 }
 
-/** What the user has: the selected scenario and every scenario in the picker. */
-/** The scenario list once saved state has been read: before that the picker shows the built-ins only, and a
- *  snapshot taken then misses the scenarios that earlier tests saved in this browser. */
+/** What the user has: the selected scenario and every scenario in the picker, once saved state has been read
+ *  (before that the picker shows the built-ins only, missing what earlier tests saved in this browser). */
 async function scenarios(page: Page): Promise<{ selected: string; all: string[] }> {
   await page.waitForSelector('main[data-booted="true"]', { state: 'attached', timeout: 60_000 });
   await page.waitForSelector('[data-role="scenario-picker"] select option', { state: 'attached', timeout: 60_000 });

@@ -27,6 +27,7 @@ import torch
 import torch.nn.functional as F
 
 from model import Config, Qwen3
+from train import HYPER, optimizer
 
 
 def make_batch(rng, a, perm):
@@ -56,13 +57,18 @@ def make_batch(rng, a, perm):
     return ids, mask, copy_row
 
 
+def prev_token_scores(att):
+    """[..., H, T, T] attention -> [..., H]: mean attention from each position i to i-1."""
+    t = torch.arange(1, att.shape[-1])
+    return att[..., t, t - 1].mean(-1)
+
+
 def attention_scores(model, ids, mask, copy_row):
     """Per layer, the strongest head's previous-token and induction scores (see the module docstring)."""
     with torch.no_grad():
         _, att, _ = model(ids, need_attn=True)
     a = torch.stack(att, 1)  # [B, L, H, T, T]
-    t = torch.arange(1, a.shape[-1])
-    prev = a[:, :, :, t, t - 1].mean((0, 3))
+    prev = prev_token_scores(a).mean(0)
     ind, n = torch.zeros(a.shape[1], a.shape[2]), 0
     for b in torch.nonzero(copy_row).flatten().tolist():
         for q in torch.nonzero(mask[b]).flatten().tolist():
@@ -82,9 +88,7 @@ def measure(path, n=40, max_len=400):
         x = torch.tensor(ids[:max_len])[None]
         with torch.no_grad():
             _, att, _ = model(x, need_attn=True)
-        a = torch.stack([layer[0] for layer in att])  # [L, H, T, T]
-        t = torch.arange(1, a.shape[-1])
-        prev = a[:, :, t, t - 1].mean(-1)
+        prev = prev_token_scores(torch.stack([layer[0] for layer in att]))  # [L, H]
         total = prev if total is None else total + prev
     print(json.dumps({"checkpoint": path, "sequences": n, "prev_token_per_layer_head": [[round(float(x), 3) for x in row] for row in total / n]}))
 
@@ -124,12 +128,7 @@ def main():
                  rope_theta=a.theta)
     model = Qwen3(cfg)
     torch.nn.init.normal_(model.model.embed_tokens.weight, std=a.emb_std)
-    # The optimiser of train.py: AdamW, no decay on norms, QK-norm gains at 10x the learning rate.
-    gains = [p for n, p in model.named_parameters() if n.endswith(("q_norm.weight", "k_norm.weight"))]
-    matrices = [p for p in model.parameters() if p.dim() >= 2]
-    norms = [p for n, p in model.named_parameters() if p.dim() < 2 and not n.endswith(("q_norm.weight", "k_norm.weight"))]
-    opt = torch.optim.AdamW([{"params": matrices, "weight_decay": 0.1}, {"params": norms, "weight_decay": 0.0},
-                             {"params": gains, "weight_decay": 0.0, "scale": 10.0}], lr=a.lr, betas=(0.9, 0.95))
+    opt = optimizer(model, {**HYPER, "lr": a.lr})  # train.py's, at the lab's learning rate
     stages = [tuple(int(x) for x in st.split(":")) for st in a.stages] if a.stages else \
         [(a.vocab[1] - a.vocab[0], a.seq, a.span_max, a.gap_max, a.steps)]
     a.steps = sum(st[4] for st in stages)
@@ -145,7 +144,7 @@ def main():
             perm = {t: lo + (t * 7919 + 13) % n_ids for t in range(lo, lo + n_ids)}
             print(json.dumps({"stage_from": step, "ids": n_ids, "seq": a.seq, "span_max": a.span_max, "gap_max": a.gap_max}), flush=True)
         for g in opt.param_groups:
-            g["lr"] = a.lr * min(1.0, (step + 1) / 50) * g.get("scale", 1.0)
+            g["lr"] = a.lr * min(1.0, (step + 1) / 50) * g.get("lr_scale", 1.0)
         ids, mask, copy_row = make_batch(rng, a, perm)
         logits, _, _ = model(ids)
         tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)

@@ -42,6 +42,22 @@ HYPER = dict(
 )
 
 
+def optimizer(model, h):
+    """AdamW: decay on matrices only; the QK-norm gains at qk_gain_lr_scale times the learning rate (a
+    group's "lr_scale"). QK-norm caps attention logits at |g_q||g_k|·sqrt(head_dim): with gains near 1 a head
+    cannot attend sharply enough to copy one name out of ~1,000 tokens, so the gains get a 10x learning rate to
+    grow within a short run (a first run's gains only reached ~1.3 and the model never copied names)."""
+    gain = ("q_norm.weight", "k_norm.weight")
+    qk_gain = [p for n, p in model.named_parameters() if n.endswith(gain)]
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2 and not n.endswith(gain)]
+    return torch.optim.AdamW(
+        [{"params": decay, "weight_decay": h["weight_decay"]}, {"params": no_decay, "weight_decay": 0.0},
+         {"params": qk_gain, "weight_decay": 0.0, "lr_scale": h["qk_gain_lr_scale"]}],
+        lr=h["lr"], betas=h["betas"],
+    )
+
+
 def lr_at(step, h):
     if step < h["warmup"]:
         return h["lr"] * (step + 1) / h["warmup"]
@@ -165,17 +181,7 @@ def main():
     bos = vocab["special"]["<|im_start|>"]
     probe_ids = induction_rows(load_split("val"), bos)
     swap = letter_swap_table(vocab)
-    # QK-norm caps attention logits at |g_q||g_k|·sqrt(head_dim): with gains near 1 a head cannot attend
-    # sharply enough to copy one name out of ~1,000 tokens. The gains get a 10x learning rate so they can
-    # grow within a short run (a first run's gains only reached ~1.3 and the model never copied names).
-    qk_gain = [p for n, p in model.named_parameters() if n.endswith(("q_norm.weight", "k_norm.weight"))]
-    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
-    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2 and not n.endswith(("q_norm.weight", "k_norm.weight"))]
-    opt = torch.optim.AdamW(
-        [{"params": decay, "weight_decay": h["weight_decay"]}, {"params": no_decay, "weight_decay": 0.0},
-         {"params": qk_gain, "weight_decay": 0.0, "lr_scale": h["qk_gain_lr_scale"]}],
-        lr=h["lr"], betas=h["betas"],
-    )
+    opt = optimizer(model, h)
     out_dir = os.path.join(RUNS, args.name)
     os.makedirs(out_dir, exist_ok=True)
     rng = random.Random(h["seed"])
