@@ -72,7 +72,14 @@ export function largeModelPlan(ckpt: Checkpoint, provider: ExecutionProvider): P
  * (docs/BENCHMARKS.md (c), memory finding 4).
  */
 export class StreamedExternalData extends Uint8Array {
+  /**
+   * Bytes handed to ORT between two collections where a collector is exposed. Collecting after every weight
+   * cost 15-18 s of the 23-28 s it took to create the Qwen3-0.6B shape (310 full collections of ~60 ms each)
+   * for 40-80 MiB less peak than never collecting; every 128 MiB takes ~10 collections (docs/BENCHMARKS.md (d)).
+   */
+  static collectEveryBytes = 128 << 20;
   private readonly segs = new Map<number, ExternalData['segments'][number]>();
+  private sinceCollect = 0;
   constructor(e: ExternalData) {
     super(0);
     for (const s of e.segments) this.segs.set(s.offset, s);
@@ -82,9 +89,14 @@ export class StreamedExternalData extends Uint8Array {
   override subarray(begin = 0, end?: number): Uint8Array<ArrayBuffer> {
     const s = this.segs.get(begin);
     if (!s || end !== begin + s.length) throw new EngineError('msg.engine.session.externalNoWeight', { begin, end: String(end) });
-    // The previous weight's bytes are garbage once ORT has copied them; where a collector is exposed (the CLI
-    // exposes one), collect before reading the next: −290 MB peak on the 0.6B shape (docs/BENCHMARKS.md).
-    (globalThis as { gc?: () => void }).gc?.();
+    // Earlier weights' bytes are garbage once ORT has copied them; where a collector is exposed (the CLI
+    // exposes one), collect them every collectEveryBytes so that they do not pile up in the JS heap.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    if (gc && this.sinceCollect + s.length > StreamedExternalData.collectEveryBytes) {
+      gc();
+      this.sinceCollect = 0;
+    }
+    this.sinceCollect += s.length;
     const b = s.bytes();
     if (b.length !== s.length) throw new EngineError('msg.engine.session.externalSize', { name: s.name, got: b.length, want: s.length });
     return b as Uint8Array<ArrayBuffer>;
