@@ -13,6 +13,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { launchChromium, trackedPage } from './helpers/browser';
 import { startFakeHub, type FakeHub } from './helpers/fakeHub';
+import { checkHubRepo, openModelDialog } from './helpers/hubPage';
 import { ensureRealCheckpoint, requestOfTokens } from './helpers/realCheckpoints';
 import { ensureBuiltOut } from './helpers/staticBuild';
 import { serveStatic } from './helpers/staticServer';
@@ -61,23 +62,6 @@ after(async () => {
   await hub?.close();
   if (fixtures) rmSync(fixtures, { recursive: true, force: true });
 });
-
-async function openDialog(page: Page): Promise<void> {
-  await page.click('[data-role="model-open"]');
-  await page.waitForSelector('[data-role="model-dialog"]');
-}
-
-/** Types a repo id with the fake Hub as the endpoint, runs the preflight and returns the report's text. */
-async function check(page: Page, repo: string): Promise<string> {
-  await openDialog(page);
-  const endpoint = page.locator('[data-role="hub-endpoint"]');
-  if (!(await endpoint.isVisible())) await page.click('[data-role="model-dialog"] details > summary');
-  await endpoint.fill(hub.url);
-  await page.fill('[data-role="hub-repo"]', repo);
-  await page.click('[data-role="hub-check"]');
-  await page.waitForSelector('[data-role="preflight-report"], [data-role="model-error"]', { timeout: 60_000 });
-  return (await page.locator('[data-role="preflight-report"], [data-role="model-error"]').first().textContent()) ?? '';
-}
 
 /** Clicks Load and waits for the model's first attention run to be painted (`#status` ready). */
 async function loadAndWait(page: Page, timeout: number): Promise<{ sawFileProgress: boolean }> {
@@ -147,7 +131,7 @@ test('SmolLM2-135M by repo id: preflight, download with progress, a dropped tran
   await page.goto(server.url + '/');
   await page.waitForSelector('#status[data-ready="true"]', { timeout: 60_000 });
   hub.stats.reset();
-  const report = await check(page, SMOL);
+  const report = await checkHubRepo(page, hub.url, SMOL);
   assert.match(report, /134[,.]?5|135\s?M|134\.5/i, `parameters in the report: ${report.slice(0, 300)}`);
   // The preflight read headers only: no GET of the weights beyond a header's bytes.
   assert.ok(hub.stats.bytesFor('.safetensors') < 1 << 20, `preflight fetched ${hub.stats.bytesFor('.safetensors')} weight bytes`);
@@ -176,10 +160,10 @@ test('refusals: a gated repo and a missing repo are sentences, and nothing is lo
   const { page } = await trackedPage(browser.context);
   await page.goto(server.url + '/');
   await page.waitForSelector('#status[data-ready="true"]', { timeout: 240_000 });
-  const gated = await check(page, 'meta-llama/Gated-1B');
+  const gated = await checkHubRepo(page, hub.url, 'meta-llama/Gated-1B');
   assert.match(gated, /gated|private/i);
   await page.click('[data-role="model-dialog-close"]');
-  const missing = await check(page, 'nobody/no-such-model');
+  const missing = await checkHubRepo(page, hub.url, 'nobody/no-such-model');
   assert.match(missing, /not found|no such|does not exist/i);
   assert.equal(await page.locator('[data-role="model-load"]:not([disabled])').count(), 0);
   await page.close();
@@ -189,7 +173,7 @@ test('a folder through the file chooser (Qwen2.5-0.5B layout, q/k/v biases) load
   const { page, errors } = await trackedPage(browser.context);
   await page.goto(server.url + '/');
   await page.waitForSelector('#status[data-ready="true"]', { timeout: 240_000 });
-  await openDialog(page);
+  await openModelDialog(page);
   hub.stats.reset();
   await page.setInputFiles('[data-role="folder-input"]', dirs.qwen25);
   await page.waitForSelector('[data-role="preflight-report"]', { timeout: 60_000 });
@@ -212,7 +196,7 @@ test(`Qwen3-0.6B shape by repo id (BF16, two shards): ~1,024 tokens prefilled on
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(server.url + '/?url=/fixtures/long-request.json');
   await page.waitForSelector('#status[data-ready="true"]', { timeout: 240_000 });
-  const report = await check(page, QWEN3);
+  const report = await checkHubRepo(page, hub.url, QWEN3);
   assert.match(report, /596[,.]?0|596\s?M|0\.60\s?B/i, `parameters: ${report.slice(0, 300)}`);
   assert.match(report, /BF16/);
   await page.screenshot({ path: join(FIGURES, 'open-model-qwen3-preflight-1280.png') });
