@@ -23,11 +23,43 @@ import json
 import random
 import time
 
+import math
+
 import torch
+import torch.nn as nn
 import torch.nn.functional as F
 
 from model import Config, Qwen3
 from train import HYPER, optimizer
+
+
+class TextbookLM(nn.Module):
+    """A control (--textbook): the textbook induction-head model, not ours. Attention only, LayerNorm, learned
+    absolute positions, an untied unembedding, 4 heads of width/4; called like model.Qwen3."""
+
+    def __init__(self, vocab, width, layers, seq):
+        super().__init__()
+        self.heads = 4
+        self.embed, self.pos = nn.Embedding(vocab, width), nn.Embedding(seq, width)
+        self.ln = nn.ModuleList([nn.LayerNorm(width) for _ in range(layers)])
+        self.qkv = nn.ModuleList([nn.Linear(width, 3 * width, bias=False) for _ in range(layers)])
+        self.out = nn.ModuleList([nn.Linear(width, width, bias=False) for _ in range(layers)])
+        self.ln_f, self.unembed = nn.LayerNorm(width), nn.Linear(width, vocab, bias=False)
+
+    def forward(self, ids, need_attn=False):
+        B, T = ids.shape
+        x = self.embed(ids) + self.pos(torch.arange(T))
+        causal = torch.ones(T, T, dtype=torch.bool).triu(1)
+        atts = []
+        for ln, qkv, out in zip(self.ln, self.qkv, self.out):
+            q, k, v = qkv(ln(x)).view(B, T, 3, self.heads, -1).permute(2, 0, 3, 1, 4)
+            att = (q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])).masked_fill(causal, float("-inf")).softmax(-1)
+            x = x + out((att @ v).transpose(1, 2).reshape(B, T, -1))
+            atts.append(att)
+        return self.unembed(self.ln_f(x)), atts, None
+
+    def num_parameters(self):
+        return sum(p.numel() for p in self.parameters())
 
 
 def make_batch(rng, a, perm):
@@ -108,6 +140,11 @@ def main():
     ap.add_argument("--gap-max", type=int, default=60)
     ap.add_argument("--skip", type=float, default=0.0, help="share of skip rows per batch")
     ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--qk-gain-lr-scale", type=float, default=HYPER["qk_gain_lr_scale"],
+                    help="the QK-norm gains' learning-rate multiple (train.py: %(default)s)")
+    ap.add_argument("--no-qk-norm", action="store_true", help="an ablation: drop QK-norm (not Qwen3's layout)")
+    ap.add_argument("--textbook", action="store_true",
+                    help="a control: TextbookLM (--width, --layers, --seq) with AdamW without weight decay")
     ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--diag-every", type=int, default=250)
     ap.add_argument("--seed", type=int, default=0)
@@ -126,9 +163,15 @@ def main():
     cfg = Config(vocab_size=8892, hidden_size=a.width, intermediate_size=3 * a.width, num_hidden_layers=a.layers,
                  num_attention_heads=heads, num_key_value_heads=max(1, heads // 2), head_dim=a.head_dim,
                  rope_theta=a.theta)
-    model = Qwen3(cfg)
-    torch.nn.init.normal_(model.model.embed_tokens.weight, std=a.emb_std)
-    opt = optimizer(model, {**HYPER, "lr": a.lr})  # train.py's, at the lab's learning rate
+    model = TextbookLM(cfg.vocab_size, a.width, a.layers, max([a.seq] + [int(st.split(":")[1]) for st in a.stages or []])) if a.textbook else Qwen3(cfg)
+    if a.no_qk_norm and not a.textbook:
+        for layer in model.model.layers:
+            layer.self_attn.q_norm = layer.self_attn.k_norm = torch.nn.Identity()
+    if a.textbook:
+        opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0)
+    else:
+        torch.nn.init.normal_(model.model.embed_tokens.weight, std=a.emb_std)
+        opt = optimizer(model, {**HYPER, "lr": a.lr, "qk_gain_lr_scale": a.qk_gain_lr_scale})  # train.py's, at the lab's learning rate
     stages = [tuple(int(x) for x in st.split(":")) for st in a.stages] if a.stages else \
         [(a.vocab[1] - a.vocab[0], a.seq, a.span_max, a.gap_max, a.steps)]
     a.steps = sum(st[4] for st in stages)
