@@ -16,15 +16,11 @@ import { CHROMIUM, launchChromium } from '../test/helpers/browser';
 import { serveStatic } from '../test/helpers/staticServer';
 import { serveHarness } from '../test/helpers/harness';
 import type { HeatmapBenchResult } from './browser/heatmapBench';
+import { option, PAINT_MARK } from './common';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
-const option = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const RUNS = Number(option('--runs') ?? 5);
-const PAINT_MARK = 'kvscope:heatmap-painted';
 const TARGET_LOAD_MS = 2000;
 const TARGET_FIRST_PAINT_MS = 100;
 const TARGET_HOVER_MS = 16;

@@ -2,6 +2,16 @@
 
 import type { GraphOptions } from '../lib/model/graph';
 
+/** The value after `--name` on this process's command line, if given (the benchmarks' flags). */
+export function option(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+/** The performance mark `<Heatmap>` writes after each paint (components/attention/Heatmap.tsx). */
+export const PAINT_MARK = 'kvscope:heatmap-painted';
+
 /** Token ids of every case (kvscope and PyTorch get the same list): deterministic, spread over the vocabulary. */
 export function benchIds(n: number, vocab: number): number[] {
   return Array.from({ length: n }, (_, i) => (i * 7919 + 17) % vocab);

@@ -15,18 +15,14 @@ import type { Page } from 'playwright-core';
 import { CHROMIUM, launchChromium } from '../test/helpers/browser';
 import { startFakeHub } from '../test/helpers/fakeHub';
 import { checkHubRepo } from '../test/helpers/hubPage';
-import { ensureRealCheckpoint, requestOfTokens } from '../test/helpers/realCheckpoints';
+import { ensureRealCheckpoint, LONG_REQUEST_SENTENCE, requestOfTokens } from '../test/helpers/realCheckpoints';
 import { ensureBuiltOut } from '../test/helpers/staticBuild';
 import { serveStatic } from '../test/helpers/staticServer';
+import { option, PAINT_MARK } from './common';
 
 const args = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const TOKENS = (option('--tokens') ?? '512,2048').split(',').map(Number);
 const REPO = 'Qwen/Qwen3-0.6B';
-const PAINT_MARK = 'kvscope:heatmap-painted';
 const TIMEOUT = 1_200_000;
 
 /** Renderer processes descended from this process (the browser it launched): pid → peak RSS in MiB. */
@@ -98,7 +94,7 @@ function newPeak(before: Map<number, number>): number | null {
 
 async function row(dir: string, tokens: number, out: string): Promise<Record<string, unknown>> {
   const fixtures = mkdtempSync(join(tmpdir(), 'kvscope-bench-models-browser-'));
-  const req = requestOfTokens(dir, tokens, 'The agent reads the tool result, appends it to the context, and keeps the prefix unchanged so the cache stays valid. ');
+  const req = requestOfTokens(dir, tokens, LONG_REQUEST_SENTENCE);
   writeFileSync(join(fixtures, 'request.json'), JSON.stringify(req.request));
   const hub = await startFakeHub({ repos: { [REPO]: { dir } } });
   const server = await serveStatic({ '/': out, '/fixtures/': fixtures }, { isolated: true });

@@ -14,7 +14,7 @@ import type { Page } from 'playwright-core';
 import { launchChromium, trackedPage } from './helpers/browser';
 import { startFakeHub, type FakeHub } from './helpers/fakeHub';
 import { checkHubRepo, openModelDialog } from './helpers/hubPage';
-import { ensureRealCheckpoint, requestOfTokens } from './helpers/realCheckpoints';
+import { ensureRealCheckpoint, LONG_REQUEST_SENTENCE, requestOfTokens } from './helpers/realCheckpoints';
 import { ensureBuiltOut } from './helpers/staticBuild';
 import { serveStatic } from './helpers/staticServer';
 
@@ -50,7 +50,7 @@ before(async () => {
   mkdirSync(FIGURES, { recursive: true });
   fixtures = mkdtempSync(join(tmpdir(), 'kvscope-hub-e2e-'));
   // About 1,024 tokens under Qwen3's template (measured with the checkpoint's own tokenizer).
-  const long = requestOfTokens(dirs.qwen3, 1024, 'The agent reads the tool result, appends it to the context, and keeps the prefix unchanged so the cache stays valid. ');
+  const long = requestOfTokens(dirs.qwen3, 1024, LONG_REQUEST_SENTENCE);
   longTokens = long.tokens;
   writeFileSync(join(fixtures, 'long-request.json'), JSON.stringify(long.request));
   server = await serveStatic({ '/': 'out', '/fixtures/': fixtures }, { isolated: true });

@@ -10,12 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { launchChromium } from '../../test/helpers/browser';
 import { serveStatic } from '../../test/helpers/staticServer';
 import { diskUse, ensureBuiltOut, fullLoad, isWorkerOnly, jsTotals, pageOwnLoad, type Fetched } from '../../test/helpers/staticBuild';
-
-const args = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : undefined;
-};
+import { option } from '../common';
 
 const kb = (n: number) => (n / 1024).toFixed(1) + ' KiB';
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1) + ' MiB';

@@ -297,6 +297,9 @@ export function planFiles(
   };
 }
 
+/** A sentence for long agent-like prompts (the fake-Hub e2e test and the browser model benchmark). */
+export const LONG_REQUEST_SENTENCE = 'The agent reads the tool result, appends it to the context, and keeps the prefix unchanged so the cache stays valid. ';
+
 /**
  * The shortest request (a system message, then `sentence` repeated in one user message) that renders to at least
  * `target` tokens with the checkpoint's own tokenizer and template; for prompts of a given length in tests and benches.

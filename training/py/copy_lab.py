@@ -20,10 +20,9 @@ score on the first 40 validation sequences (up to 400 tokens each): does ordinar
 See training/README.md ("Copy lab") for what each setting gave."""
 import argparse
 import json
+import math
 import random
 import time
-
-import math
 
 import torch
 import torch.nn as nn
@@ -163,17 +162,18 @@ def main():
     cfg = Config(vocab_size=8892, hidden_size=a.width, intermediate_size=3 * a.width, num_hidden_layers=a.layers,
                  num_attention_heads=heads, num_key_value_heads=max(1, heads // 2), head_dim=a.head_dim,
                  rope_theta=a.theta)
-    model = TextbookLM(cfg.vocab_size, a.width, a.layers, max([a.seq] + [int(st.split(":")[1]) for st in a.stages or []])) if a.textbook else Qwen3(cfg)
-    if a.no_qk_norm and not a.textbook:
-        for layer in model.model.layers:
-            layer.self_attn.q_norm = layer.self_attn.k_norm = torch.nn.Identity()
-    if a.textbook:
-        opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0)
-    else:
-        torch.nn.init.normal_(model.model.embed_tokens.weight, std=a.emb_std)
-        opt = optimizer(model, {**HYPER, "lr": a.lr, "qk_gain_lr_scale": a.qk_gain_lr_scale})  # train.py's, at the lab's learning rate
     stages = [tuple(int(x) for x in st.split(":")) for st in a.stages] if a.stages else \
         [(a.vocab[1] - a.vocab[0], a.seq, a.span_max, a.gap_max, a.steps)]
+    if a.textbook:
+        model = TextbookLM(cfg.vocab_size, a.width, a.layers, max(st[1] for st in stages))
+        opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=0.0)
+    else:
+        model = Qwen3(cfg)
+        if a.no_qk_norm:
+            for layer in model.model.layers:
+                layer.self_attn.q_norm = layer.self_attn.k_norm = torch.nn.Identity()
+        torch.nn.init.normal_(model.model.embed_tokens.weight, std=a.emb_std)
+        opt = optimizer(model, {**HYPER, "lr": a.lr, "qk_gain_lr_scale": a.qk_gain_lr_scale})  # train.py's, at the lab's learning rate
     a.steps = sum(st[4] for st in stages)
     lo = a.vocab[0]
     print(json.dumps({"parameters": model.num_parameters(), **{k: v for k, v in vars(a).items() if k != "gen"}}), flush=True)
