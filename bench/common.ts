@@ -9,8 +9,8 @@ export function option(name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
-/** The performance mark `<Heatmap>` writes after each paint (components/attention/Heatmap.tsx). */
-export const PAINT_MARK = 'kvscope:heatmap-painted';
+/** The performance mark `<Heatmap>` writes after each paint. */
+export { HEATMAP_PAINTED_MARK as PAINT_MARK } from '../lib/view/paintMark';
 
 /** Token ids of every case (kvscope and PyTorch get the same list): deterministic, spread over the vocabulary. */
 export function benchIds(n: number, vocab: number): number[] {

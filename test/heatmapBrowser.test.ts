@@ -17,6 +17,7 @@ import { cellAt, fitAll, pointAt, visibleCells, zoomCentre, pan, type Viewport }
 import { cellValue, makeSpans, sinkAttention, wordLabels, type MatrixKind } from './browser/heatmapMatrices';
 import { MARK_COLORS, paletteCss, SEGMENT_COLORS } from '../lib/view/palette';
 import { formatWeight, truncateLabel } from '../lib/view/heatmapAxis';
+import { HEATMAP_PAINTED_MARK } from '../lib/view/paintMark';
 import { formatSig2 } from '../lib/view/scale';
 import { colourRanges, hideSinkColumn, reduceHeads } from '../lib/analysis/attentionView';
 import { DEFAULT_MIN_QUERY } from '../lib/analysis/sink';
@@ -117,7 +118,7 @@ test('each cell centre has the colour scale + colour map give its value; masked 
   assert.match((await tooltipCell(page, { q: 2, k: 50 })).text, /masked \(future\)$/);
   // Full view of a small matrix: no pooling note.
   assert.equal(await page.locator('[data-role="heatmap-pooled-note"]').count(), 0);
-  assert.equal(await page.evaluate(() => performance.getEntriesByName('kvscope:heatmap-painted').length > 0), true);
+  assert.equal(await page.evaluate((name) => performance.getEntriesByName(name).length > 0, HEATMAP_PAINTED_MARK), true);
   await page.close();
   assert.deepEqual(errors, []);
 });

@@ -9,6 +9,7 @@ import { colourDomainMax } from '../../lib/analysis/attentionView';
 import { fitAll, rasterize } from '../../lib/view/viewport';
 import type { Span } from '../../lib/prompt/prompt';
 import { uniform } from '../../lib/util/rng';
+import { HEATMAP_PAINTED_MARK } from '../../lib/view/paintMark';
 
 export interface HeatmapBenchResult {
   T: number;
@@ -16,7 +17,7 @@ export interface HeatmapBenchResult {
   dpr: number;
   backingPx: number;
   matrixMs: number;
-  /** setMatrix → 'kvscope:heatmap-painted' (React render, effects, rasterize, paintRgba, putImageData, bands). */
+  /** setMatrix → HEATMAP_PAINTED_MARK (React render, effects, rasterize, paintRgba, putImageData, bands). */
   firstPaintMs: number;
   /** setMatrix → the first requestAnimationFrame callback after the painted mark. */
   firstFrameMs: number;
@@ -79,7 +80,7 @@ function syntheticSpans(T: number): Span[] {
 function nextPaint(): Promise<number> {
   return new Promise((resolve) => {
     const obs = new PerformanceObserver((list) => {
-      const e = list.getEntries().find((x) => x.name === 'kvscope:heatmap-painted');
+      const e = list.getEntries().find((x) => x.name === HEATMAP_PAINTED_MARK);
       if (!e) return;
       obs.disconnect();
       resolve(e.startTime);

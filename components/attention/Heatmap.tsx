@@ -8,6 +8,7 @@
 // the strips lib/view/pinnedColumns'; input is useHeatmapView's; this file lays the parts out.
 import { useCallback, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import { paintRgba, type ColormapName, type Scale } from '../../lib/view/colormap';
+import { HEATMAP_PAINTED_MARK } from '../../lib/view/paintMark';
 import { rowBox } from '../../lib/view/heatmapAxis';
 import { PIN_LIMIT, pinnedKeys, pinnedLayout, stripAt, togglePinned, type PinnedLayout } from '../../lib/view/pinnedColumns';
 import { MARK_COLORS, SEGMENT_COLORS } from '../../lib/view/palette';
@@ -308,7 +309,7 @@ export function Heatmap({ initialView, matrix, size, labels, scale, map, spans, 
             cols={dev}
             paint={paint}
             overlay={overlay}
-            mark="kvscope:heatmap-painted"
+            mark={HEATMAP_PAINTED_MARK}
             data-role="heatmap"
             data-copy-mark={mark ? `${mark.q} ${mark.k}` : undefined}
             data-view={`${vp.q0} ${vp.k0} ${vp.span}`}

@@ -6,12 +6,8 @@ the strongest head's previous-token score (mean attention from position i to i-1
 attention from a token in a second copy to the token after its twin in the first copy; 1.0 = a perfect
 induction head, ~1/T = none). Nothing here is shipped; it is for choosing a recipe before a full run.
 
-Rows (T tokens, ids drawn uniformly from [vocab_lo, vocab_hi)):
-  copy rows  random tokens in which spans of 3..span_max tokens reappear 0..gap_max tokens after they end
-             (so the offset varies and only matching content finds the twin); the loss is on the repeats'
-             tokens after their first, the only tokens that can be predicted;
-  skip rows  (a share --skip of each batch) each token fixes the token two places later (a fixed
-             permutation, 10 % noise): only a head that reads the previous token predicts them.
+Rows (T tokens, ids drawn uniformly from [vocab_lo, vocab_hi)): copy rows, and a share --skip of skip rows
+(copy_rows.py says what each holds and where the loss is).
 
   python3 copy_lab.py --width 256 --theta 1e6 --emb-std 0.08 --skip 0.5 --vocab 300 800 --steps 3000
 
@@ -28,6 +24,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+from copy_rows import attention_scores, copy_rows, prev_token_scores
 from model import Config, Qwen3
 from train import HYPER, optimizer
 
@@ -45,7 +42,7 @@ class TextbookLM(nn.Module):
         self.out = nn.ModuleList([nn.Linear(width, width, bias=False) for _ in range(layers)])
         self.ln_f, self.unembed = nn.LayerNorm(width), nn.Linear(width, vocab, bias=False)
 
-    def forward(self, ids, need_attn=False):
+    def forward(self, ids, need_attn=False, logits_at=None):
         B, T = ids.shape
         x = self.embed(ids) + self.pos(torch.arange(T))
         causal = torch.ones(T, T, dtype=torch.bool).triu(1)
@@ -55,59 +52,10 @@ class TextbookLM(nn.Module):
             att = (q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])).masked_fill(causal, float("-inf")).softmax(-1)
             x = x + out((att @ v).transpose(1, 2).reshape(B, T, -1))
             atts.append(att)
-        return self.unembed(self.ln_f(x)), atts, None
+        return self.unembed(self.ln_f(x if logits_at is None else x[logits_at])), atts, None
 
     def num_parameters(self):
         return sum(p.numel() for p in self.parameters())
-
-
-def make_batch(rng, a, perm):
-    n = a.tokens // a.seq
-    ids = torch.randint(a.vocab[0], a.vocab[1], (n, a.seq), generator=a.gen)
-    mask = torch.zeros(n, a.seq, dtype=torch.bool)
-    copy_row = torch.ones(n, dtype=torch.bool)
-    n_skip = int(n * a.skip)
-    for b in range(n):
-        if b < n_skip:
-            x = [rng.randrange(*a.vocab) for _ in range(2)]
-            for i in range(2, a.seq):
-                x.append(perm[x[i - 2]] if rng.random() > 0.1 else rng.randrange(*a.vocab))
-            ids[b] = torch.tensor(x)
-            mask[b, 2:] = True
-            copy_row[b] = False
-            continue
-        p = 1
-        while True:
-            span, gap = rng.randint(3, a.span_max), rng.randint(0, a.gap_max)
-            if p + 2 * span + gap >= a.seq:
-                break
-            second = p + span + gap
-            ids[b, second:second + span] = ids[b, p:p + span]
-            mask[b, second + 1:second + span] = True
-            p = second + span + rng.randint(0, 10)
-    return ids, mask, copy_row
-
-
-def prev_token_scores(att):
-    """[..., H, T, T] attention -> [..., H]: mean attention from each position i to i-1."""
-    t = torch.arange(1, att.shape[-1])
-    return att[..., t, t - 1].mean(-1)
-
-
-def attention_scores(model, ids, mask, copy_row):
-    """Per layer, the strongest head's previous-token and induction scores (see the module docstring)."""
-    with torch.no_grad():
-        _, att, _ = model(ids, need_attn=True)
-    a = torch.stack(att, 1)  # [B, L, H, T, T]
-    prev = prev_token_scores(a).mean(0)
-    ind, n = torch.zeros(a.shape[1], a.shape[2]), 0
-    for b in torch.nonzero(copy_row).flatten().tolist():
-        for q in torch.nonzero(mask[b]).flatten().tolist():
-            twin = torch.nonzero(ids[b, :q - 1] == ids[b, q - 1]).flatten()
-            if len(twin):
-                ind += a[b, :, :, q - 1, twin[-1] + 1]
-                n += 1
-    return prev.max(1).values, (ind / max(1, n)).max(1).values
 
 
 def measure(path, n=40, max_len=400):
@@ -188,21 +136,24 @@ def main():
             print(json.dumps({"stage_from": step, "ids": n_ids, "seq": a.seq, "span_max": a.span_max, "gap_max": a.gap_max}), flush=True)
         for g in opt.param_groups:
             g["lr"] = a.lr * min(1.0, (step + 1) / 50) * g.get("lr_scale", 1.0)
-        ids, mask, copy_row = make_batch(rng, a, perm)
-        logits, _, _ = model(ids)
-        tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
-        loss = F.cross_entropy(logits[:, :-1].reshape(-1, cfg.vocab_size), tgt.reshape(-1), ignore_index=-100)
+        ids, mask, copy_row = copy_rows(rng, a.gen, a.tokens // a.seq, a.seq, *a.vocab, a.span_max, a.gap_max,
+                                        a.skip, perm)
+        at = torch.zeros_like(mask)
+        at[:, :-1] = mask[:, 1:]  # logits only where a loss is taken (same loss, a fraction of the cost)
+        logits, _, _ = model(ids, logits_at=at)
+        tgt = ids[:, 1:][mask[:, 1:]]
+        loss = F.cross_entropy(logits, tgt)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         if step % 25 == 0 or step == a.steps - 1 or step == stage_end - 1:
-            on_copy = mask[:, 1:] & copy_row[:, None]
-            hit = (logits[:, :-1].argmax(-1) == ids[:, 1:]) & on_copy
+            on_copy = copy_row[:, None].expand_as(mask)[:, 1:][mask[:, 1:]]  # of the loss positions
             with torch.no_grad():
-                copy_loss = F.cross_entropy(logits[:, :-1][on_copy], ids[:, 1:][on_copy]).item()
+                copy_loss = F.cross_entropy(logits[on_copy], tgt[on_copy]).item()
+            hit = (logits[on_copy].argmax(-1) == tgt[on_copy]).float().mean()
             rec = {"step": step, "loss": round(loss.item(), 3), "copy_loss": round(copy_loss, 3),
-                   "copy_acc": round(float(hit.sum() / on_copy.sum()), 3), "seconds": round(time.time() - t0)}
+                   "copy_acc": round(float(hit), 3), "seconds": round(time.time() - t0)}
             if step % a.diag_every == 0 or step == a.steps - 1 or step == stage_end - 1:
                 prev, ind = attention_scores(model, ids, mask, copy_row)
                 rec["prev_token"] = [round(float(x), 2) for x in prev]

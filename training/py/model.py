@@ -139,9 +139,11 @@ class Qwen3(nn.Module):
         if isinstance(m, (nn.Linear, nn.Embedding)):
             nn.init.normal_(m.weight, std=0.02)
 
-    def forward(self, ids, pad_mask=None, past=None, need_attn=False):
-        """ids: [B, T]; pad_mask: [B, T] True for real tokens (right padding); past: list of (k, v).
-        Returns logits [B, T, V], per-layer attention (if asked) and per-layer (k, v)."""
+    def forward(self, ids, pad_mask=None, past=None, need_attn=False, logits_at=None):
+        """ids: [B, T]; pad_mask: [B, T] True for real tokens (right padding); past: list of (k, v);
+        logits_at: [B, T] bool, to compute logits only there (training rows whose loss is on a few positions:
+        the unembedding is most of a small model's cost). Returns logits [B, T, V] (or [N, V] at logits_at),
+        per-layer attention (if asked) and per-layer (k, v)."""
         c = self.config
         B, T = ids.shape
         P = 0 if past is None else past[0][0].shape[2]
@@ -159,7 +161,7 @@ class Qwen3(nn.Module):
             x, probs, kv = layer(x, cos, sin, mask, None if past is None else past[i])
             attns.append(probs if need_attn else None)
             kvs.append(kv)
-        x = self.model.norm(x)
+        x = self.model.norm(x if logits_at is None else x[logits_at])
         logits = x @ self.model.embed_tokens.weight.t()
         return logits, attns, kvs
 

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from copy_rows import attention_scores, copy_accuracy, copy_rows
 from data import DATA, batches, collate, load_json, load_split
 from model import Config, Qwen3
 
@@ -39,6 +40,14 @@ HYPER = dict(
     # first — a span of real text is largely predictable without copying, a shuffled one only by copying. At 0.75
     # it made no copying form in a 400-step pilot (training/README, run 7 pilots).
     drill_shuffle=0.0,
+    # Copy rows (issue 18, run 7): copy_rows_tokens tokens of copy_rows.py's synthetic rows beside every batch, the
+    # loss on their repeats weighted copy_weight. In the copy lab these rows, alone and in 8,192-token batches,
+    # formed an induction head after ~12M tokens (training/README, C3); 0 = off (run 6's recipe).
+    # The first copy_only_steps steps train on copy rows alone (a curriculum: the circuit first, then the corpus),
+    # with copy_rows_tokens_late tokens of them per step after that (None: copy_rows_tokens).
+    # copy_twins: the share of copy-row spans that open with a capital letter and repeat with it in the other
+    # spacing ("Z" <-> " Z", letter_swap_table) half the time, as a name does between prose and JSON.
+    copy_rows_tokens=0, copy_only_steps=0, copy_rows_tokens_late=None, copy_weight=1.0, copy_twins=0.0, copy_seq=128, copy_ids=(300, 800), copy_span_max=16, copy_gap_max=60,
 )
 
 
@@ -155,6 +164,35 @@ def induction_probe(model, ids):
     return round(float((pred == ids[:, s + 1:]).float().mean()), 4)
 
 
+def copy_diagnostics(h, twins):
+    """For runs with copy rows: a function of the model giving, on fixed copy rows of the trained id range, of
+    ids it never sees in copy rows, and of those ids with every span opening with a letter in one spacing and
+    repeating with it in the other (the name case), the repeat accuracy and each layer's best previous-token
+    and induction score (copy_rows.py). Whether a circuit learned on 500 ids copies other tokens is the
+    question for names."""
+    rng, gen = random.Random(99), torch.Generator().manual_seed(99)
+    sets = {"trained_ids": (h["copy_ids"], 0.0), "other_ids": ((1000, 8800), 0.0), "other_swapped": ((1000, 8800), 1.0)}
+    rows = {k: copy_rows(rng, gen, 8, h["copy_seq"], lo, hi, h["copy_span_max"], h["copy_gap_max"], twins=twins,
+                         twin_share=share, swap_share=1.0)
+            for k, ((lo, hi), share) in sets.items()}
+
+    letters = torch.tensor(sorted({t for pair in twins for t in pair}))
+
+    def measure(model):
+        out = {}
+        for k, (ids, mask, copy_row) in rows.items():
+            prev, ind = attention_scores(model, ids, mask, copy_row)
+            out[k] = {"acc": round(copy_accuracy(model, ids, mask), 3), "prev_token": [round(float(x), 2) for x in prev],
+                      "induction": [round(float(x), 2) for x in ind]}
+            if k == "other_swapped":  # the token after the letter: predictable only by matching " Z" with "Z"
+                after = mask.clone()
+                after[:, 1:] &= torch.isin(ids[:, :-1], letters)
+                after[:, 0] = False
+                out[k]["acc_after_letter"] = round(copy_accuracy(model, ids, after), 3)
+        return out
+    return measure
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", required=True)
@@ -162,8 +200,15 @@ def main():
     ap.add_argument("--steps", type=int, default=None, help="override, for probes")
     ap.add_argument("--stop-at", type=int, default=None, help="stop early (schedule unchanged), for pilots")
     ap.add_argument("--weight-decay", type=float, default=None, help="override, for probes")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (the pipeline: 1 per run, 2 runs)")
+    ap.add_argument("--set", nargs="+", default=[], metavar="KEY=JSON", help="override HYPER entries, for pilots")
     args = ap.parse_args()
     h = dict(HYPER)
+    for kv in args.set:
+        key, value = kv.split("=", 1)
+        if key not in h:
+            raise SystemExit(f"--set: no HYPER entry {key!r}")
+        h[key] = json.loads(value)
     if args.steps:
         h["steps"] = args.steps
     if args.weight_decay is not None:
@@ -171,7 +216,7 @@ def main():
     torch.manual_seed(h["seed"])
     random.seed(h["seed"])
     np.random.seed(h["seed"])
-    torch.set_num_threads(1)
+    torch.set_num_threads(args.threads)
 
     vocab = load_json("vocab.json")
     pad_id = vocab["special"]["<|endoftext|>"]
@@ -181,6 +226,9 @@ def main():
     bos = vocab["special"]["<|im_start|>"]
     probe_ids = induction_rows(load_split("val"), bos)
     swap = letter_swap_table(vocab)
+    copy_rng, copy_gen = random.Random(h["seed"] + 2), torch.Generator().manual_seed(h["seed"] + 2)
+    twins = sorted((a, b) for a, b in swap.items() if a < b)
+    copy_diag = copy_diagnostics(h, twins) if h["copy_rows_tokens"] else None
     opt = optimizer(model, h)
     out_dir = os.path.join(RUNS, args.name)
     os.makedirs(out_dir, exist_ok=True)
@@ -192,40 +240,58 @@ def main():
     tokens_seen = 0
     drill_rng = random.Random(h["seed"] + 1)
     for step in range(args.stop_at or h["steps"]):
-        share = h["drill_share_early"] if step < h["drill_early_steps"] else h["drill_share_late"]
-        drill = drill_rng.random() < share
-        if drill:
-            ids, mask = drill_batch(train, drill_rng, h, bos, swap)
-        else:
-            if not queue:
-                queue = batches(train, h["token_budget"], rng)
-            ids, mask = collate(train, queue.pop(), pad_id)
         for g in opt.param_groups:
             g["lr"] = lr_at(step, h) * g.get("lr_scale", 1.0)
-        seed_sink = args.seed_sink and step < h["steps"] * h["sink_fraction"]
-        logits, attns, _ = model(ids, pad_mask=mask, need_attn=seed_sink)
-        tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
-        lm = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100)
-        loss = lm
-        sink_mean = None
-        if seed_sink:
-            s_loss, sink_mean = sink_loss(attns[-1], mask, h)
-            loss = lm + h["sink_weight"] * s_loss
+        lm, loss, sink_mean, drill = None, 0.0, None, False
+        if step >= h["copy_only_steps"]:
+            share = h["drill_share_early"] if step < h["drill_early_steps"] else h["drill_share_late"]
+            drill = drill_rng.random() < share
+            if drill:
+                ids, mask = drill_batch(train, drill_rng, h, bos, swap)
+            else:
+                if not queue:
+                    queue = batches(train, h["token_budget"], rng)
+                ids, mask = collate(train, queue.pop(), pad_id)
+            seed_sink = args.seed_sink and step < h["steps"] * h["sink_fraction"]
+            logits, attns, _ = model(ids, pad_mask=mask, need_attn=seed_sink)
+            tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
+            lm = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100)
+            loss = lm
+            if seed_sink:
+                s_loss, sink_mean = sink_loss(attns[-1], mask, h)
+                loss = lm + h["sink_weight"] * s_loss
+            tokens_seen += int(mask.sum())
+        copy_loss = None
+        n_copy = h["copy_rows_tokens"]
+        if step >= h["copy_only_steps"] and h["copy_rows_tokens_late"] is not None:
+            n_copy = h["copy_rows_tokens_late"]
+        if n_copy:
+            c_ids, c_mask, _ = copy_rows(copy_rng, copy_gen, n_copy // h["copy_seq"], h["copy_seq"],
+                                         *h["copy_ids"], h["copy_span_max"], h["copy_gap_max"], twins=twins,
+                                         twin_share=h["copy_twins"])
+            at = torch.zeros_like(c_mask)
+            at[:, :-1] = c_mask[:, 1:]
+            c_logits, _, _ = model(c_ids, logits_at=at)
+            copy_loss = F.cross_entropy(c_logits, c_ids[:, 1:][c_mask[:, 1:]])
+            loss = loss + h["copy_weight"] * copy_loss
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), h["grad_clip"])
         opt.step()
-        tokens_seen += int(mask.sum())
         if step % 10 == 0 or step == h["steps"] - 1:
             el = time.time() - t0
-            rec = {"step": step, "drill": drill, "loss": round(lm.item(), 4), "lr": round(lr_at(step, h), 6), "tokens": tokens_seen, "seconds": round(el, 1)}
+            rec = {"step": step, "drill": drill, "loss": None if lm is None else round(lm.item(), 4), "lr": round(lr_at(step, h), 6), "tokens": tokens_seen, "seconds": round(el, 1)}
             if sink_mean is not None:
                 rec["sink_mean"] = round(float(sink_mean), 4)
+            if copy_loss is not None:
+                rec["copy_loss"] = round(copy_loss.item(), 4)
             log["steps"].append(rec)
-            print(json.dumps(rec), f"{tokens_seen / el:.0f} tok/s", flush=True)
+            print(json.dumps(rec), f"{tokens_seen / el:.0f} corpus tok/s", flush=True)
         if step % 50 == 49:
             model.eval()
             rec = {"step": step, "induction": induction_probe(model, probe_ids)}
+            if copy_diag and step % 100 == 99:
+                rec.update(copy_diag(model))
             model.train()
             log["steps"].append(rec)
             print(json.dumps(rec), flush=True)

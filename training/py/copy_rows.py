@@ -1,0 +1,82 @@
+"""Synthetic copy rows and the two attention scores that say whether an induction circuit formed (issue 18).
+
+Shared by copy_lab.py (a model trained on these rows only) and train.py (these rows beside the corpus).
+
+copy rows  random ids from [lo, hi) in which spans of 3..span_max tokens reappear 0..gap_max tokens after they
+           end, so the offset varies and only matching content finds the twin. The mask marks the repeats'
+           tokens after their first: the only tokens that can be predicted, and the only ones with a loss.
+           With twins (pairs of ids, such as "Z" and " Z"), a share twin_share of spans open with one of a pair,
+           and the repeat opens with the other (swap_share of them) or the same: names change their first
+           token between prose and a tool call's JSON, so copying one means matching the pair.
+skip rows  each token fixes the token two places later (a fixed permutation `perm`, 10 % noise): only a head
+           that reads the previous token predicts them.
+
+Scores (training/README.md, "Copy lab"): a head's previous-token score is its mean attention from position i to
+i-1; its induction score is its mean attention from a token in a second copy to the token after its twin in the
+first copy (1.0 = a perfect induction head, ~1/T = none)."""
+import torch
+
+
+def copy_rows(rng, gen, n, seq, lo, hi, span_max, gap_max, skip=0.0, perm=None, twins=(), twin_share=0.0,
+              swap_share=0.5):
+    """n rows of seq tokens: the first int(n * skip) are skip rows (perm required), the rest copy rows.
+    Returns ids [n, seq], the loss mask [n, seq] and which rows are copy rows [n]."""
+    ids = torch.randint(lo, hi, (n, seq), generator=gen)
+    mask = torch.zeros(n, seq, dtype=torch.bool)
+    copy_row = torch.ones(n, dtype=torch.bool)
+    n_skip = int(n * skip)
+    for b in range(n):
+        if b < n_skip:
+            x = [rng.randrange(lo, hi) for _ in range(2)]
+            for i in range(2, seq):
+                x.append(perm[x[i - 2]] if rng.random() > 0.1 else rng.randrange(lo, hi))
+            ids[b] = torch.tensor(x)
+            mask[b, 2:] = True
+            copy_row[b] = False
+            continue
+        p = 1
+        while True:
+            span, gap = rng.randint(3, span_max), rng.randint(0, gap_max)
+            if p + 2 * span + gap >= seq:
+                break
+            second = p + span + gap
+            ids[b, second:second + span] = ids[b, p:p + span]
+            if twin_share and twins and rng.random() < twin_share:
+                pair = twins[rng.randrange(len(twins))]
+                first = rng.randrange(2)
+                ids[b, p] = pair[first]
+                ids[b, second] = pair[1 - first] if rng.random() < swap_share else pair[first]
+            mask[b, second + 1:second + span] = True
+            p = second + span + rng.randint(0, 10)
+    return ids, mask, copy_row
+
+
+def prev_token_scores(att):
+    """[..., H, T, T] attention -> [..., H]: mean attention from each position i to i-1."""
+    t = torch.arange(1, att.shape[-1])
+    return att[..., t, t - 1].mean(-1)
+
+
+def attention_scores(model, ids, mask, copy_row):
+    """Per layer, the strongest head's previous-token and induction scores on copy rows (module docstring)."""
+    with torch.no_grad():
+        _, att, _ = model(ids, need_attn=True)
+    a = torch.stack(att, 1)  # [B, L, H, T, T]
+    prev = prev_token_scores(a).mean(0)
+    ind, n = torch.zeros(a.shape[1], a.shape[2]), 0
+    for b in torch.nonzero(copy_row).flatten().tolist():
+        for q in torch.nonzero(mask[b]).flatten().tolist():
+            twin = torch.nonzero(ids[b, :q - 1] == ids[b, q - 1]).flatten()
+            if len(twin):
+                ind += a[b, :, :, q - 1, twin[-1] + 1]
+                n += 1
+    return prev.max(1).values, (ind / max(1, n)).max(1).values
+
+
+def copy_accuracy(model, ids, mask):
+    """Top-1 accuracy on the masked (predictable) tokens of copy rows (pass a narrower mask for a subset)."""
+    with torch.no_grad():
+        at = torch.zeros_like(mask)
+        at[:, :-1] = mask[:, 1:]
+        logits, _, _ = model(ids, logits_at=at)
+    return float((logits.argmax(-1) == ids[:, 1:][mask[:, 1:]]).float().mean())
