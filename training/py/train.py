@@ -24,30 +24,33 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RUNS = os.path.join(HERE, "..", "runs")
 
 HYPER = dict(
-    # Issue 18: half-size batches (run 5: 1,200 steps; run 6: 1,500 steps, ~5.5M tokens with the drills below):
-    # more optimizer updates per token for copying to form, and a pipeline that fits a shared 2-core machine.
-    steps=1500, token_budget=4096, lr=2e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
+    # Issue 18, run 7: a copy-only phase (copy rows below, until a copy circuit forms), then 4,096-token corpus
+    # batches with 2,048 copy-row tokens beside each, 2,400 steps in all. lr 3e-3 as in the copy lab and the pilots.
+    steps=2400, token_budget=4096, lr=3e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
     grad_clip=1.0, seed=1234, qk_gain_lr_scale=10.0,
-    # The seeded-sink variant only: pull last-layer attention onto position 0 for the first half, at every
-    # query q >= 16 (a per-query hinge, so long positions are held to the target too; issue 18).
+    # The seeded-sink variant only: pull last-layer attention onto position 0 for the first half of the corpus
+    # steps, at every query q >= 16 (a per-query hinge, so long positions are held to the target too; issue 18).
     sink_target=0.6, sink_weight=1.0, sink_min_query=16, sink_fraction=0.5,
-    # Induction drills (issue 18, run 6): a share of batches are spans of training text repeated later in the
-    # same sequence, where copying predicts the second copy (a span of real text partly without it too; see
-    # drill_shuffle). Classic induction-head data;
-    # heavy at first (copying must form before the mixed corpus's shortcuts do), then a small share.
-    drill_share_early=0.5, drill_early_steps=300, drill_share_late=0.15, drill_seq=512, drill_letter_swap=0.5,
-    # A knob for the next run, off in this recipe (run 6's): the share of drill spans whose tokens are shuffled
-    # first — a span of real text is largely predictable without copying, a shuffled one only by copying. At 0.75
-    # it made no copying form in a 400-step pilot (training/README, run 7 pilots).
+    # Induction drills (issue 18, run 6; off since run 7, whose copy rows do their job): a share of batches are
+    # spans of training text repeated later in the same sequence, where copying predicts the second copy (a span
+    # of real text partly without it too; see drill_shuffle); drill_share_early for the first drill_early_steps.
+    # Run 6 (0.5, then 0.15) formed no copying (training/README, run 6).
+    drill_share_early=0.0, drill_early_steps=300, drill_share_late=0.0, drill_seq=512, drill_letter_swap=0.5,
+    # The share of drill spans whose tokens are shuffled first — a span of real text is largely predictable
+    # without copying, a shuffled one only by copying. At 0.75 it made no copying form in a 400-step pilot.
     drill_shuffle=0.0,
-    # Copy rows (issue 18, run 7): copy_rows_tokens tokens of copy_rows.py's synthetic rows beside every batch, the
-    # loss on their repeats weighted copy_weight. In the copy lab these rows, alone and in 8,192-token batches,
-    # formed an induction head after ~12M tokens (training/README, C3); 0 = off (run 6's recipe).
+    # Copy rows (issue 18, run 7): copy_rows_tokens tokens of copy_rows.py's synthetic rows (spans of random ids
+    # in copy_ids, repeated later in the row) per step, the loss on their repeats weighted copy_weight; 0 = off.
     # The first copy_only_steps steps train on copy rows alone (a curriculum: the circuit first, then the corpus),
     # with copy_rows_tokens_late tokens of them per step after that (None: copy_rows_tokens).
+    # copy_only_until: end the copy-only phase early, at the first diagnostic (every 100 steps) whose repeat
+    # accuracy on other_swapped reaches it — when the circuit forms varies with the seed (pilots: ~800 steps with
+    # seed 7, none by 900 with seed 1234), so copy_only_steps is only the cap; None: always copy_only_steps.
+    # copy_ids spans most of the vocabulary: on 500 ids the circuit keyed on those ids and copied no others (p7a).
     # copy_twins: the share of copy-row spans that open with a capital letter and repeat with it in the other
     # spacing ("Z" <-> " Z", letter_swap_table) half the time, as a name does between prose and JSON.
-    copy_rows_tokens=0, copy_only_steps=0, copy_rows_tokens_late=None, copy_weight=1.0, copy_twins=0.0, copy_seq=128, copy_ids=(300, 800), copy_span_max=16, copy_gap_max=60,
+    copy_rows_tokens=8192, copy_only_steps=1200, copy_only_until=0.9, copy_rows_tokens_late=2048, copy_weight=1.0,
+    copy_twins=0.25, copy_seq=128, copy_ids=(300, 8800), copy_span_max=16, copy_gap_max=60,
 )
 
 
@@ -193,6 +196,19 @@ def copy_diagnostics(h, twins):
     return measure
 
 
+def finished_hyper(path):
+    """The HYPER of the run whose train_log.json this is, as JSON (compare with as_json(h)); None unless the run
+    ran all its steps (a --stop-at run did not)."""
+    with open(path) as f:
+        log = json.load(f)
+    return log["hyper"] if log.get("finished") else None
+
+
+def as_json(x):
+    """x as JSON gives it back: tuples become lists, as in train_log.json."""
+    return json.loads(json.dumps(x))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", required=True)
@@ -202,6 +218,13 @@ def main():
     ap.add_argument("--weight-decay", type=float, default=None, help="override, for probes")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (the pipeline: 1 per run, 2 runs)")
     ap.add_argument("--set", nargs="+", default=[], metavar="KEY=JSON", help="override HYPER entries, for pilots")
+    # The copy-only phase is the same for both models (the sink loss only acts on corpus steps), so the pipeline
+    # trains it once, on both cores, and both models go on from its end (run.sh).
+    ap.add_argument("--copy-phase-only", action="store_true", help="stop where the corpus would start; save copy_phase.pt")
+    ap.add_argument("--from-copy-phase", default=None, metavar="PT", help="go on from a --copy-phase-only run's copy_phase.pt")
+    # A 2-core pipeline outlasts some working sessions: with --resume the run saves its whole state every 100 steps
+    # (state.pt) and, started again, goes on from there; a finished run (model.pt, same HYPER) is not redone.
+    ap.add_argument("--resume", action="store_true", help="save state.pt every 100 steps; go on from it if present")
     args = ap.parse_args()
     h = dict(HYPER)
     for kv in args.set:
@@ -236,14 +259,64 @@ def main():
     queue = []
     log = {"name": args.name, "hyper": h, "config": cfg.__dict__, "parameters": model.num_parameters(), "steps": []}
     print(f"{args.name}: {model.num_parameters()} parameters, {len(train)} sequences", flush=True)
-    t0 = time.time()
     tokens_seen = 0
     drill_rng = random.Random(h["seed"] + 1)
-    for step in range(args.stop_at or h["steps"]):
+    copy_end = h["copy_only_steps"]  # first step of the corpus; copy_only_until may bring it forward
+    start, before = 0, 0.0
+    if args.copy_phase_only and not (h["copy_rows_tokens"] and h["copy_only_steps"]):
+        raise SystemExit("--copy-phase-only: this recipe has no copy-only phase")
+    state_path = os.path.join(out_dir, "state.pt")
+    if args.resume:
+        done = os.path.join(out_dir, "copy_phase.pt" if args.copy_phase_only else "train_log.json")
+        if os.path.exists(done) and as_json(torch.load(done)["hyper"] if args.copy_phase_only else finished_hyper(done)) == as_json(h):
+            print(f"{args.name}: already trained ({done})", flush=True)
+            return
+
+    def snapshot(next_step):
+        """Everything the loop carries, so that going on from it gives the same run (training/README)."""
+        return {"model": model.state_dict(), "opt": opt.state_dict(), "step": next_step, "copy_end": copy_end,
+                "hyper": h, "seed_sink": args.seed_sink, "rng": rng.getstate(), "drill_rng": drill_rng.getstate(),
+                "copy_rng": copy_rng.getstate(), "copy_gen": copy_gen.get_state(), "torch_rng": torch.get_rng_state(),
+                "queue": queue, "tokens_seen": tokens_seen, "log": log, "seconds": round(before + time.time() - t0, 1)}
+
+    def restore(path):
+        snap = torch.load(path)
+        if snap["hyper"] != h:
+            raise SystemExit(f"{path} was trained with other HYPER settings")
+        model.load_state_dict(snap["model"])
+        opt.load_state_dict(snap["opt"])
+        rng.setstate(snap["rng"])
+        drill_rng.setstate(snap["drill_rng"])
+        copy_rng.setstate(snap["copy_rng"])
+        copy_gen.set_state(snap["copy_gen"])
+        torch.set_rng_state(snap["torch_rng"])
+        return snap
+
+    if args.resume and os.path.exists(state_path):
+        snap = restore(state_path)
+        if snap["seed_sink"] != args.seed_sink:
+            raise SystemExit(f"{state_path} is from a run with{'' if snap['seed_sink'] else 'out'} --seed-sink")
+        start, copy_end, queue, tokens_seen = snap["step"], snap["copy_end"], snap["queue"], snap["tokens_seen"]
+        log, before = snap["log"], snap["seconds"]
+        print(f"resuming at step {start} ({before:.0f} s so far)", flush=True)
+    elif args.from_copy_phase:
+        snap = restore(args.from_copy_phase)
+        start = copy_end = snap["copy_end"]
+        before = snap["seconds"]
+        log["steps"] = snap["log"]["steps"]
+        log["copy_phase"] = {"from": os.path.basename(os.path.dirname(os.path.abspath(args.from_copy_phase))),
+                             "steps": copy_end, "seconds": before}
+        print(f"going on from the copy phase ({copy_end} steps, {before:.0f} s)", flush=True)
+    t0 = time.time()
+    for step in range(start, args.stop_at or h["steps"]):
+        if args.copy_phase_only and step >= copy_end:
+            torch.save(snapshot(step), os.path.join(out_dir, "copy_phase.pt"))
+            print(f"copy phase done: {copy_end} steps, {before + time.time() - t0:.0f} s", flush=True)
+            return
         for g in opt.param_groups:
             g["lr"] = lr_at(step, h) * g.get("lr_scale", 1.0)
         lm, loss, sink_mean, drill = None, 0.0, None, False
-        if step >= h["copy_only_steps"]:
+        if step >= copy_end:
             share = h["drill_share_early"] if step < h["drill_early_steps"] else h["drill_share_late"]
             drill = drill_rng.random() < share
             if drill:
@@ -252,7 +325,8 @@ def main():
                 if not queue:
                     queue = batches(train, h["token_budget"], rng)
                 ids, mask = collate(train, queue.pop(), pad_id)
-            seed_sink = args.seed_sink and step < h["steps"] * h["sink_fraction"]
+            # The first sink_fraction of the corpus steps (copy-only steps have no language-model loss to seed in).
+            seed_sink = args.seed_sink and step < copy_end + (h["steps"] - copy_end) * h["sink_fraction"]
             logits, attns, _ = model(ids, pad_mask=mask, need_attn=seed_sink)
             tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
             lm = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100)
@@ -263,7 +337,7 @@ def main():
             tokens_seen += int(mask.sum())
         copy_loss = None
         n_copy = h["copy_rows_tokens"]
-        if step >= h["copy_only_steps"] and h["copy_rows_tokens_late"] is not None:
+        if step >= copy_end and h["copy_rows_tokens_late"] is not None:
             n_copy = h["copy_rows_tokens_late"]
         if n_copy:
             c_ids, c_mask, _ = copy_rows(copy_rng, copy_gen, n_copy // h["copy_seq"], h["copy_seq"],
@@ -279,7 +353,7 @@ def main():
         torch.nn.utils.clip_grad_norm_(model.parameters(), h["grad_clip"])
         opt.step()
         if step % 10 == 0 or step == h["steps"] - 1:
-            el = time.time() - t0
+            el = before + time.time() - t0
             rec = {"step": step, "drill": drill, "loss": None if lm is None else round(lm.item(), 4), "lr": round(lr_at(step, h), 6), "tokens": tokens_seen, "seconds": round(el, 1)}
             if sink_mean is not None:
                 rec["sink_mean"] = round(float(sink_mean), 4)
@@ -292,13 +366,22 @@ def main():
             rec = {"step": step, "induction": induction_probe(model, probe_ids)}
             if copy_diag and step % 100 == 99:
                 rec.update(copy_diag(model))
+                until = h["copy_only_until"]
+                if step + 1 < copy_end and until is not None and rec["other_swapped"]["acc"] >= until:
+                    copy_end = step + 1
+                    rec["copy_only_ended"] = copy_end
+                    log["copy_only_ended"] = copy_end
             model.train()
             log["steps"].append(rec)
             print(json.dumps(rec), flush=True)
         if step % 100 == 99:  # a checkpoint to inspect while training runs on
             torch.save(model.state_dict(), os.path.join(out_dir, "model.partial.pt"))
-    log["train_seconds"] = round(time.time() - t0, 1)
+            if args.resume:  # written beside, then renamed: a run killed while saving keeps the last state
+                torch.save(snapshot(step + 1), state_path + ".tmp")
+                os.replace(state_path + ".tmp", state_path)
+    log["train_seconds"] = round(before + time.time() - t0, 1)  # with the shared copy phase's time
     log["tokens_seen"] = tokens_seen
+    log["finished"] = not args.stop_at or args.stop_at >= h["steps"]
     torch.save(model.state_dict(), os.path.join(out_dir, "model.pt"))
     with open(os.path.join(out_dir, "train_log.json"), "w") as f:
         json.dump(log, f, indent=1)
