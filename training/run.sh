@@ -24,7 +24,7 @@ cd training/py
 # The copy-only phase (HYPER copy_only_steps) is the same for both models: train it once on both cores, then
 # both models go on from its end, one core each. --resume: a pipeline stopped part-way (a shut-down machine)
 # goes on from the last 100-step state when started again; a finished run with the same HYPER is kept.
-$PY train.py --name copy-phase --copy-phase-only --threads 2 --resume >> ../runs/copy-phase.log 2>&1
+OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 $PY train.py --name copy-phase --copy-phase-only --threads 2 --resume >> ../runs/copy-phase.log 2>&1
 phase=../runs/copy-phase/copy_phase.pt
 $PY train.py --name kvscope-tiny --from-copy-phase $phase --resume >> ../runs/kvscope-tiny.log 2>&1 &
 a=$!
