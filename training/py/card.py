@@ -16,6 +16,35 @@ DESCRIPTIONS_ZH = {
     "kvscope-tiny-sink": "人为植入的注意力汇（sink）。数据和训练方法与 kvscope-tiny 相同，另加一个损失项，在语料训练的前半程把最后一层（每个查询位置）的注意力拉向第一个 token，随后移除。用于注意力汇的课程。",
 }
 
+def training_text(t):
+    """The card's training paragraph, from metrics.json's training block (evaluate.py)."""
+    corpus = (f"length-bucketed batches of ≤ {t.get('token_budget', 8192):,} tokens, loss on every token; "
+              f"{t['tokens']:,} corpus tokens")
+    phase, rows = t.get("copy_phase"), t.get("copy_rows")
+    if not phase or not rows:
+        return (f"{t['steps']} steps of AdamW on {corpus} in {t['seconds'] / 60:.1f} min on one CPU core (Debian torch 1.13 "
+                f"with OpenBLAS; both models train side by side on a 2-core machine). Final training loss {t['final_train_loss']}.")
+    lo, hi = rows["copy_ids"]
+    ended = ("when repeat accuracy on copy rows of ids and letter spellings it never trained reached "
+             f"{rows['copy_only_until']}" if phase["steps"] < rows["copy_only_steps"] else "at its cap")
+    text = (f"{t['steps']} steps of AdamW in two phases. First {phase['steps']} steps on synthetic copy rows alone "
+            f"({rows['copy_rows_tokens']:,} tokens per step of {rows['copy_seq']}-token rows: spans of random ids {lo}–{hi} "
+            f"repeated later in the row, {rows['copy_twins']:.0%} of them opening with a capital letter that changes spacing "
+            f"in the repeat, as a name does between prose and JSON; loss on the repeats only), ended {ended}; this phase "
+            f"was trained once for both models, in {phase['seconds'] / 60:.1f} min on two CPU cores. Then "
+            f"{t['steps'] - phase['steps']} steps on {corpus}, with {rows['copy_rows_tokens_late']:,} copy-row tokens "
+            f"beside each batch, one CPU core per model (Debian torch 1.13 with OpenBLAS); {t['seconds'] / 60:.1f} min in "
+            f"all with the copy phase. Final training loss {t['final_train_loss']}.")
+    d = t.get("copy_diagnostics")
+    if d:
+        o = d["other_swapped"]
+        text += (f" Copy diagnostics at step {d['step']} on rows of ids it never saw in copy rows, letters swapped: repeat "
+                 f"accuracy {o['acc']}, best previous-token score {max(o['prev_token'])} (layer "
+                 f"{o['prev_token'].index(max(o['prev_token']))}), best induction score {max(o['induction'])} (layer "
+                 f"{o['induction'].index(max(o['induction']))}).")
+    return text
+
+
 METRIC_KEYS = """| key | meaning |
 |---|---|
 | `parameters`, `model_safetensors_bytes`, `vocab_size` | size of the shipped checkpoint (fp16 storage; tied embeddings) |
@@ -127,9 +156,7 @@ def main():
         "",
         "## Training",
         "",
-        f"{m['training']['steps']} steps of AdamW on length-bucketed batches of ≤ {m['training'].get('token_budget', 8192):,} tokens, loss on every token; "
-        f"{m['training']['tokens']:,} tokens in {m['training']['seconds'] / 60:.1f} min on one CPU core "
-        f"(Debian torch 1.13 with OpenBLAS; both models train side by side on a 2-core machine). Final training loss {m['training']['final_train_loss']}.",
+        training_text(m["training"]),
         "",
         "## Results",
         "",

@@ -403,7 +403,15 @@ def main():
                      "seeded_sink": "sink_mean" in json.dumps(log["steps"]), "final_train_loss": [s for s in log["steps"] if "loss" in s][-1]["loss"],
                      # the induction probe of train.py (top-1 on a repeated span's second copy), last reading;
                      # shuffled spans since 2026-12-03 (run 6's real-text spans measured language-model accuracy)
-                     "induction_probe": ([s["induction"] for s in log["steps"] if "induction" in s] or [None])[-1]},
+                     "induction_probe": ([s["induction"] for s in log["steps"] if "induction" in s] or [None])[-1],
+                     # run 7 on: the shared copy-only phase ({from, steps, seconds}), the copy-row settings and the
+                     # last copy diagnostics (train.copy_diagnostics: repeat accuracy, best previous-token and
+                     # induction score per layer on trained ids, other ids, other ids with letters swapped)
+                     "copy_phase": log.get("copy_phase"),
+                     "copy_rows": {k: log["hyper"][k] for k in ("copy_rows_tokens", "copy_rows_tokens_late", "copy_only_steps",
+                                                                "copy_only_until", "copy_ids", "copy_twins", "copy_seq")}
+                     if log["hyper"].get("copy_rows_tokens") else None,
+                     "copy_diagnostics": ([s for s in log["steps"] if "other_swapped" in s] or [None])[-1]},
         "val_loss": val_loss(model, vocab.special["<|endoftext|>"], quick),
         "call_limit": call_limit(model, vocab, quick),
         "xfinity": canonical_xfinity(model, vocab),
