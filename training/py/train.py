@@ -42,7 +42,8 @@ HYPER = dict(
     # Copy rows (issue 18, run 7): copy_rows_tokens tokens of copy_rows.py's synthetic rows (spans of random ids
     # in copy_ids, repeated later in the row) per step, the loss on their repeats weighted copy_weight; 0 = off.
     # The first copy_only_steps steps train on copy rows alone (a curriculum: the circuit first, then the corpus),
-    # with copy_rows_tokens_late tokens of them per step after that (None: copy_rows_tokens).
+    # with copy_rows_tokens_late tokens of them per step after that once the circuit has formed (the diagnostic
+    # reached copy_only_until; copy_rows_tokens until then), None: copy_rows_tokens.
     # copy_only_until: end the copy-only phase early, at the first diagnostic (every 100 steps) whose repeat
     # accuracy on other_swapped reaches it — when the circuit forms varies with the seed (pilots: ~800 steps with
     # seed 7, none by 900 with seed 1234), so copy_only_steps is only the cap; None: always copy_only_steps.
@@ -262,6 +263,9 @@ def main():
     tokens_seen = 0
     drill_rng = random.Random(h["seed"] + 1)
     copy_end = h["copy_only_steps"]  # first step of the corpus; copy_only_until may bring it forward
+    # Whether the copy diagnostics have reached copy_only_until. Until then corpus steps keep copy_rows_tokens of
+    # copy rows (the phase ended at its cap without a circuit: run 7's first pipeline run, training/README).
+    formed = h["copy_only_until"] is None
     start, before = 0, 0.0
     if args.copy_phase_only and not (h["copy_rows_tokens"] and h["copy_only_steps"]):
         raise SystemExit("--copy-phase-only: this recipe has no copy-only phase")
@@ -274,7 +278,7 @@ def main():
 
     def snapshot(next_step):
         """Everything the loop carries, so that going on from it gives the same run (training/README)."""
-        return {"model": model.state_dict(), "opt": opt.state_dict(), "step": next_step, "copy_end": copy_end,
+        return {"model": model.state_dict(), "opt": opt.state_dict(), "step": next_step, "copy_end": copy_end, "formed": formed,
                 "hyper": h, "seed_sink": args.seed_sink, "rng": rng.getstate(), "drill_rng": drill_rng.getstate(),
                 "copy_rng": copy_rng.getstate(), "copy_gen": copy_gen.get_state(), "torch_rng": torch.get_rng_state(),
                 "queue": queue, "tokens_seen": tokens_seen, "log": log, "seconds": round(before + time.time() - t0, 1)}
@@ -297,11 +301,13 @@ def main():
         if snap["seed_sink"] != args.seed_sink:
             raise SystemExit(f"{state_path} is from a run with{'' if snap['seed_sink'] else 'out'} --seed-sink")
         start, copy_end, queue, tokens_seen = snap["step"], snap["copy_end"], snap["queue"], snap["tokens_seen"]
+        formed = snap.get("formed", copy_end < h["copy_only_steps"])
         log, before = snap["log"], snap["seconds"]
         print(f"resuming at step {start} ({before:.0f} s so far)", flush=True)
     elif args.from_copy_phase:
         snap = restore(args.from_copy_phase)
         start = copy_end = snap["copy_end"]
+        formed = snap.get("formed", copy_end < h["copy_only_steps"])  # a phase that ended early had formed
         before = snap["seconds"]
         log["steps"] = snap["log"]["steps"]
         log["copy_phase"] = {"from": os.path.basename(os.path.dirname(os.path.abspath(args.from_copy_phase))),
@@ -337,7 +343,7 @@ def main():
             tokens_seen += int(mask.sum())
         copy_loss = None
         n_copy = h["copy_rows_tokens"]
-        if step >= copy_end and h["copy_rows_tokens_late"] is not None:
+        if step >= copy_end and formed and h["copy_rows_tokens_late"] is not None:
             n_copy = h["copy_rows_tokens_late"]
         if n_copy:
             c_ids, c_mask, _ = copy_rows(copy_rng, copy_gen, n_copy // h["copy_seq"], h["copy_seq"],
@@ -359,6 +365,7 @@ def main():
                 rec["sink_mean"] = round(float(sink_mean), 4)
             if copy_loss is not None:
                 rec["copy_loss"] = round(copy_loss.item(), 4)
+                rec["copy_tokens"] = n_copy
             log["steps"].append(rec)
             print(json.dumps(rec), f"{tokens_seen / el:.0f} corpus tok/s", flush=True)
         if step % 50 == 49:
@@ -367,10 +374,12 @@ def main():
             if copy_diag and step % 100 == 99:
                 rec.update(copy_diag(model))
                 until = h["copy_only_until"]
-                if step + 1 < copy_end and until is not None and rec["other_swapped"]["acc"] >= until:
-                    copy_end = step + 1
-                    rec["copy_only_ended"] = copy_end
-                    log["copy_only_ended"] = copy_end
+                if not formed and rec["other_swapped"]["acc"] >= until:
+                    formed = True
+                    rec["copy_formed"] = log["copy_formed"] = step + 1
+                    if step + 1 < copy_end:
+                        copy_end = step + 1
+                        rec["copy_only_ended"] = log["copy_only_ended"] = copy_end
             model.train()
             log["steps"].append(rec)
             print(json.dumps(rec), flush=True)
