@@ -25,15 +25,24 @@ def training_text(t):
         return (f"{t['steps']} steps of AdamW on {corpus} in {t['seconds'] / 60:.1f} min on one CPU core (Debian torch 1.13 "
                 f"with OpenBLAS; both models train side by side on a 2-core machine). Final training loss {t['final_train_loss']}.")
     lo, hi = rows["copy_ids"]
+    early = phase["steps"] < rows["copy_only_steps"]  # the phase ends early only when the diagnostic reached the bar
     ended = ("when repeat accuracy on copy rows of ids and letter spellings it never trained reached "
-             f"{rows['copy_only_until']}" if phase["steps"] < rows["copy_only_steps"] else "at its cap")
+             f"{rows['copy_only_until']}" if early else "at its cap")
+    full, late = rows["copy_rows_tokens"], rows["copy_rows_tokens_late"]
+    formed = phase["steps"] if early else t.get("copy_formed")
+    if formed is None:
+        beside = f"{full:,} copy-row tokens beside each batch (no copy diagnostic reached {rows['copy_only_until']})"
+    elif early:
+        beside = f"{late:,} copy-row tokens beside each batch"
+    else:
+        beside = (f"{full:,} copy-row tokens beside each batch until step {formed} (when a copy diagnostic reached "
+                  f"{rows['copy_only_until']}), {late:,} after")
     text = (f"{t['steps']} steps of AdamW in two phases. First {phase['steps']} steps on synthetic copy rows alone "
             f"({rows['copy_rows_tokens']:,} tokens per step of {rows['copy_seq']}-token rows: spans of random ids {lo}–{hi} "
             f"repeated later in the row, {rows['copy_twins']:.0%} of them opening with a capital letter that changes spacing "
             f"in the repeat, as a name does between prose and JSON; loss on the repeats only), ended {ended}; this phase "
             f"was trained once for both models, in {phase['seconds'] / 60:.1f} min on two CPU cores. Then "
-            f"{t['steps'] - phase['steps']} steps on {corpus}, with {rows['copy_rows_tokens_late']:,} copy-row tokens "
-            f"beside each batch, one CPU core per model (Debian torch 1.13 with OpenBLAS); {t['seconds'] / 60:.1f} min in "
+            f"{t['steps'] - phase['steps']} steps on {corpus}, with {beside}, one CPU core per model (Debian torch 1.13 with OpenBLAS); {t['seconds'] / 60:.1f} min in "
             f"all with the copy phase. Final training loss {t['final_train_loss']}.")
     d = t.get("copy_diagnostics")
     if d:

@@ -408,6 +408,7 @@ def main():
                      # last copy diagnostics (train.copy_diagnostics: repeat accuracy, best previous-token and
                      # induction score per layer on trained ids, other ids, other ids with letters swapped)
                      "copy_phase": log.get("copy_phase"),
+                     "copy_formed": log.get("copy_formed"),  # the step after the diagnostic reached copy_only_until
                      "copy_rows": {k: log["hyper"][k] for k in ("copy_rows_tokens", "copy_rows_tokens_late", "copy_only_steps",
                                                                 "copy_only_until", "copy_ids", "copy_twins", "copy_seq")}
                      if log["hyper"].get("copy_rows_tokens") else None,
