@@ -3,7 +3,7 @@
 // position 0 excluded, ties resolved to the first (layer, head, position) found.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { copySource } from '../lib/analysis/copySource';
+import { copySource, MAX_READ_OFFSET } from '../lib/analysis/copySource';
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -78,4 +78,48 @@ test('the head that singles out the earlier name is found and flagged as attendi
   assert.equal(got.bestIsHeadArgmax, true);
   assert.throws(() => copySource([a], 2, 5, [0, 1], 42), RangeError);
   assert.throws(() => copySource([a.subarray(0, 5)], 2, 5, [0, 5, 42, 6, 7, 8], 42), RangeError);
+});
+
+test('offsetReading matches a brute-force search: the strongest head whose top key lies 1 … MAX_READ_OFFSET after an occurrence', () => {
+  const r = rng(19);
+  let found = 0;
+  for (let c = 0; c < 300; c++) {
+    const layers = 1 + Math.floor(r() * 3);
+    const heads = 1 + Math.floor(r() * 4);
+    const row = 1 + Math.floor(r() * 40);
+    const ids = Array.from({ length: row + 2 }, () => Math.floor(r() * 8));
+    const att = rows(r, layers, heads, row + 1);
+    const got = copySource(att, heads, row, ids, ids[row + 1]!).offsetReading;
+    let ref: { layer: number; head: number; position: number; weight: number; occurrence: number; offset: number } | null = null;
+    for (let l = 0; l < layers; l++)
+      for (let h = 0; h < heads; h++) {
+        const headRow = Array.from(att[l]!.subarray(h * (row + 1), (h + 1) * (row + 1)));
+        const position = headRow.indexOf(Math.max(...headRow));
+        // the nearest earlier occurrence, by walking back from the top key
+        for (let o = 1; o <= MAX_READ_OFFSET && position - o >= 1; o++) {
+          if (ids[position - o] !== ids[row + 1]) continue;
+          if (!ref || headRow[position]! > ref.weight) ref = { layer: l, head: h, position, weight: headRow[position]!, occurrence: position - o, offset: o };
+          break;
+        }
+      }
+    assert.deepEqual(got, ref);
+    if (ref) found++;
+  }
+  assert.ok(found > 50, `the random cases exercise the reading (${found} of 300)`);
+});
+
+test('the offset circuit: a head that attends 5 after the earlier name is reported, the occurrence itself being nearly unattended', () => {
+  // Predicted token 42 at position 3; layer 1 head 0 attends most to position 8 (= 3 + 5), as the embedded models' copy head does.
+  const keys = 12;
+  const ids = [0, 10, 11, 42, 12, 13, 14, 15, 16, 17, 18, 19, 42];
+  const l0 = new Float32Array(keys).fill(1 / keys);
+  const l1 = new Float32Array(keys).fill(0.1 / (keys - 1));
+  l1[8] = 0.9;
+  const got = copySource([l0, l1], 1, 11, ids, 42);
+  assert.deepEqual(got.offsetReading, { layer: 1, head: 0, position: 8, weight: l1[8], occurrence: 3, offset: 5 });
+  assert.equal(got.bestIsHeadArgmax, false);
+  // 9 after: too far to count
+  const far = new Float32Array(keys).fill(0.1 / (keys - 1));
+  far[11] = 0.9;
+  assert.equal(copySource([far], 1, 11, [0, 10, 42, 12, 13, 14, 15, 16, 17, 18, 19, 20, 42], 42).offsetReading, null);
 });

@@ -19,13 +19,13 @@ import { serveStatic } from './helpers/staticServer';
 import { readModelDir } from '../lib/cli/modelDir';
 import { nodeOrt } from '../lib/cli/ort';
 import { EngineSession } from '../lib/engine/session';
-import { copySource, type CopySource } from '../lib/analysis/copySource';
+import { copySource, copySourceOfRun, type CopySource } from '../lib/analysis/copySource';
 import { attentionRow } from '../lib/generate/stepper';
 import { buildPrompt } from '../lib/prompt/prompt';
 import { displayToken } from '../lib/prompt/label';
 import { createTokenizer } from '../lib/prompt/tokenizer';
 import { scenarioRequest } from '../lib/scenarios';
-import { COPY_MARK } from '../lib/view/copySource';
+import { COPY_MARK, offsetFigures, type OffsetFigures } from '../lib/view/copySource';
 import type { Tensor } from '../lib/tensor';
 
 const SHOTS = 'test-results';
@@ -66,6 +66,16 @@ for (let q = 1; q < T - 1; q++) {
     continue;
   }
   if (c.bestIsHeadArgmax && margin > 1e-3 && (!found || c.best.weight / c.uniform > found.c.best!.weight / found.c.uniform)) found = { q, c };
+}
+
+// A row whose line adds an offset reading (a head attending most a few positions after the occurrence, as the
+// copy heads of training run 7's models do: docs/CONCEPTS.md#copy-source) in the Attention tab, which searches every
+// layer: the strongest such, with its carrier from the layers below.
+let offsetRow: { q: number; f: OffsetFigures } | null = null;
+for (let q = 1; q < T - 1; q++) {
+  const rc = copySourceOfRun(full.attention, full.attention.map((_, l) => l), q, ids);
+  const f = rc && offsetFigures(rc, rc.carrier);
+  if (f && (!offsetRow || rc.offsetReading!.weight > Number(offsetRow.f.weight))) offsetRow = { q, f };
 }
 
 before(async () => {
@@ -251,6 +261,24 @@ test('Attention tab: the selected row’s line matches Node, the source cell is 
   const near = await page.screenshot({ clip: { x: cx - 12, y: cy - 12, width: 24, height: 24 } });
   assert.ok((await countColour(page, near, COPY_MARK, 30)) > 15, 'a ring around the source cell');
   await page.screenshot({ path: join(SHOTS, 'copy-source-heatmap.png') });
+
+  // The offset reading and its carrier, as Node computes them.
+  assert.ok(offsetRow, 'a row of the Vancouver prompt is read at an offset');
+  const o = offsetRow!;
+  await page.evaluate((r) => (self as unknown as { __select: (q: number) => void }).__select(r), o.q);
+  await page.waitForSelector(`${panel}[data-row="${o.q}"] [data-role="copy-offset"]`);
+  const off = '[data-role="copy-offset"]';
+  assert.deepEqual(
+    [await attr(page, off, 'data-layer'), await attr(page, off, 'data-head'), await attr(page, off, 'data-position'), await attr(page, off, 'data-offset')].map(Number),
+    [o.f.layer, o.f.head, o.f.position, o.f.offset],
+    `row ${o.q}: the offset reading`,
+  );
+  assert.match((await page.textContent(off)) ?? '', new RegExp(`${o.f.offset} after the occurrence at ${o.f.occurrence}: layer ${o.f.layer} · head ${o.f.head} attends most to position ${o.f.position}`));
+  if (o.f.carrier) {
+    const car = '[data-role="copy-carrier"]';
+    assert.deepEqual([await attr(page, car, 'data-layer'), await attr(page, car, 'data-head'), await attr(page, car, 'data-top')], [String(o.f.carrier.layer), String(o.f.carrier.head), String(o.f.carrier.top)]);
+  }
+  await page.screenshot({ path: join(SHOTS, 'copy-source-heatmap-offset.png') });
 
   await page.evaluate((r) => (self as unknown as { __select: (q: number) => void }).__select(r), none!);
   await page.waitForSelector(`${panel}[data-state="none"]`);

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { copySource, copySourceOfRun } from '../lib/analysis/copySource';
-import { contextWindow, copyFigures, formatTimes, markBox, timesUniform } from '../lib/view/copySource';
+import { contextWindow, copyFigures, formatTimes, markBox, offsetFigures, timesUniform } from '../lib/view/copySource';
 import type { Tensor } from '../lib/tensor';
 
 function rng(seed: number): () => number {
@@ -59,6 +59,7 @@ test('copySourceOfRun over every per-head layer equals copySource on the rows; t
     assert.deepEqual(got.perHead, want.perHead);
     assert.equal(got.bestHeadArgmax, want.bestHeadArgmax);
     assert.equal(got.bestIsHeadArgmax, want.bestIsHeadArgmax);
+    assert.deepEqual(got.offsetReading, want.offsetReading);
     assert.deepEqual(got.coverage, { kind: 'all', layers: att.map((_, l) => l), heads: H, totalLayers: L });
   }
 });
@@ -150,4 +151,48 @@ test('markBox: centred on the cell, at least minSide, null outside the window', 
   assert.equal(markBox(zoomed, 500, 30, 8, 12), null);
   assert.ok(markBox(zoomed, 500, 25, 5, 12), 'the half-visible column 5 still counts');
   assert.equal(markBox({ q0: 0, k0: 0, span: 0 }, 500, 0, 0, 12), null);
+});
+
+test('copySourceOfRun: the offset reading’s carrier is the lower layer’s head whose row at the read key attends most to the occurrence', () => {
+  // 13 tokens; the predicted 42 (position 12) occurs at 3. Layer 1 head 0's row 11 attends most to 8 = 3 + 5;
+  // layer 0 head 1's row 8 attends most to 3 (a head that looks 5 back), head 0's spreads evenly.
+  const T = 13;
+  const ids = [0, 10, 11, 42, 12, 13, 14, 15, 16, 17, 18, 19, 42];
+  const flat = (heads: number) => {
+    const data = new Float32Array(heads * T * T);
+    for (let h = 0; h < heads; h++) for (let q = 0; q < T; q++) for (let k = 0; k <= q; k++) data[(h * T + q) * T + k] = 1 / (q + 1);
+    return data;
+  };
+  const l0 = flat(2);
+  for (let k = 0; k <= 8; k++) l0[(1 * T + 8) * T + k] = k === 3 ? 0.6 : 0.05;
+  const l1 = flat(2);
+  for (let k = 0; k <= 11; k++) l1[(0 * T + 11) * T + k] = k === 8 ? 0.89 : 0.01;
+  const att: Tensor[] = [{ data: l0, dims: [2, T, T] }, { data: l1, dims: [2, T, T] }];
+  const got = copySourceOfRun(att, [0, 1], 11, ids)!;
+  assert.deepEqual(got.offsetReading, { layer: 1, head: 0, position: 8, weight: l1[11 * T + 8], occurrence: 3, offset: 5 });
+  assert.deepEqual(got.carrier, { layer: 0, head: 1, weight: l0[(T + 8) * T + 3], isArgmax: true });
+  // Only layer 1 searched per head (a large model's run): no lower layer to look in.
+  const only = copySourceOfRun([{ data: new Float32Array(T * T), dims: [T, T] }, att[1]!], [1], 11, ids)!;
+  assert.equal(only.offsetReading!.layer, 1);
+  assert.equal(only.carrier, null);
+  // No offset reading, no carrier.
+  assert.equal(copySourceOfRun(att, [0, 1], 11, [0, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 42])!.carrier, null);
+});
+
+test('offsetFigures: shown when a head reads after the occurrence and no head attends most to the occurrence itself more strongly', () => {
+  const T = 13;
+  const ids = [0, 10, 11, 42, 12, 13, 14, 15, 16, 17, 18, 19, 42];
+  const l1 = new Float32Array(T - 1).fill(0.01);
+  l1[8] = 0.89;
+  const c = copySource([l1], 1, 11, ids, 42);
+  const f = offsetFigures(c, { layer: 0, head: 1, weight: 0.6, isArgmax: true })!;
+  assert.deepEqual(f, { layer: 0, head: 0, position: 8, occurrence: 3, offset: 5, weight: '0.89', times: formatTimes(0.89 * 12), carrier: { layer: 0, head: 1, weight: '0.6', top: true } });
+  // A head that attends most to the occurrence, as strongly: the plain reading says it all.
+  const direct = new Float32Array(T - 1).fill(0.01);
+  direct[3] = 0.89;
+  assert.equal(offsetFigures(copySource([direct, l1], 1, 11, ids, 42)), null);
+  // ... but a stronger offset reading is still shown beside it.
+  const weaker = new Float32Array(T - 1).fill(0.02);
+  weaker[3] = 0.5;
+  assert.equal(offsetFigures(copySource([weaker, l1], 1, 11, ids, 42))!.position, 8);
 });

@@ -125,6 +125,7 @@ export function HeatmapSection({ initialView, data, shown, matrix, view, onView,
             copy={copy}
             labels={data.labels}
             coverage={copy?.coverage ?? { kind: 'all', layers: [], heads: 0, totalLayers: data.attention.length }}
+            carrier={copy?.carrier ?? null}
             markedIn="heatmap"
             empty={sel === null ? { kind: 'select' } : { kind: 'lastRow', row: sel }}
           />

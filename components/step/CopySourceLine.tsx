@@ -4,8 +4,8 @@
 // strongest attention to an occurrence, lib/analysis/copySource) with a few tokens either side, that head's layer,
 // head and weight against uniform, whether the head attends there most, and what was searched. Or that the token
 // does not occur earlier. Shows what it is given (the figures are lib/view/copySource's).
-import type { CopyCoverage, CopySource } from '../../lib/analysis/copySource';
-import { contextWindow, copyFigures, COPY_MARK, timesUniform } from '../../lib/view/copySource';
+import type { Carrier, CopyCoverage, CopySource } from '../../lib/analysis/copySource';
+import { contextWindow, copyFigures, COPY_MARK, offsetFigures, timesUniform } from '../../lib/view/copySource';
 import { useT, type T } from '../common/i18n';
 
 export interface CopySourceLineProps {
@@ -15,6 +15,8 @@ export interface CopySourceLineProps {
   labels: readonly string[];
   /** What the layers and heads searched were. */
   coverage: CopyCoverage;
+  /** A full run's check of the offset reading in the layers below (lib/analysis/copySource RunCopySource.carrier). */
+  carrier?: Carrier | null;
   /** Where the source is marked: the Step tab's strip and tokens, or the heatmap. */
   markedIn: 'strip' | 'heatmap';
   /** What to say without a copy source: the sequence ends at the row, the row is a prompt's last, nothing selected. */
@@ -35,7 +37,7 @@ function coverText(t: T, c: CopyCoverage): string {
   return t('copy.coverMean', { layers: c.layers.length });
 }
 
-export function CopySourceLine({ copy, labels, coverage, markedIn, empty, onGoto, gotoDisabled }: CopySourceLineProps) {
+export function CopySourceLine({ copy, labels, coverage, carrier = null, markedIn, empty, onGoto, gotoDisabled }: CopySourceLineProps) {
   const t = useT();
   const box: React.CSSProperties = {
     display: 'grid',
@@ -92,6 +94,7 @@ export function CopySourceLine({ copy, labels, coverage, markedIn, empty, onGoto
     f.argmax ? t('copy.argmax') : t('copy.argmaxElsewhere', { position: f.argmaxPosition ?? 0, label: labels[f.argmaxPosition ?? 0] ?? '' }),
     f.occurrences === 1 ? t('copy.occurrence') : t('copy.occurrences', { n: f.occurrences }),
   ];
+  const o = coverage.kind === 'mean' ? null : offsetFigures(copy, carrier);
   return (
     <div
       data-role="copy-source"
@@ -137,6 +140,25 @@ export function CopySourceLine({ copy, labels, coverage, markedIn, empty, onGoto
       <div data-role="copy-facts" style={{ fontSize: 'var(--fs-xs)', fontVariantNumeric: 'tabular-nums' }}>
         {facts.join(' · ')}
       </div>
+      {o && (
+        <div
+          data-role="copy-offset"
+          data-layer={o.layer}
+          data-head={o.head}
+          data-position={o.position}
+          data-offset={o.offset}
+          title={t('copy.offsetTitle')}
+          style={{ fontSize: 'var(--fs-xs)', fontVariantNumeric: 'tabular-nums' }}
+        >
+          {t('copy.offset', { offset: o.offset, layer: o.layer, head: o.head, position: o.position, label: labels[o.position] ?? '', w: o.weight, times: o.times, occurrence: o.occurrence })}
+          {o.carrier && (
+            <span data-role="copy-carrier" data-layer={o.carrier.layer} data-head={o.carrier.head} data-top={o.carrier.top ? 'true' : 'false'}>
+              {' · '}
+              {t(o.carrier.top ? 'copy.carrierTop' : 'copy.carrierWeak', { layer: o.carrier.layer, head: o.carrier.head, position: o.position, occurrence: o.occurrence, w: o.carrier.weight })}
+            </span>
+          )}
+        </div>
+      )}
       <div className="muted" style={{ fontSize: 'var(--fs-xs)', display: 'flex', flexWrap: 'wrap', gap: '2px 12px', alignItems: 'center' }}>
         <span style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
           <span style={{ width: 12, height: 9, border: `2px solid ${COPY_MARK}`, display: 'inline-block' }} />

@@ -5,7 +5,16 @@
 // row p to an earlier occurrence of the predicted token. It reports what the weights are, not a verdict: a
 // weight near uniform (1 / (p + 1)) means no head singled the occurrence out. `copySourceOfRun` does the same on
 // a full run's tensors (the Attention tab), over the layers that hold per-head maps.
+//
+// A head can also read a copied token a few positions AFTER its occurrence, where an earlier layer's head that
+// looks a fixed distance back has carried it (training run 7's models copy this way: training/py/copy_circuit.py,
+// docs/CONCEPTS.md#copy-source). `offsetReading` reports the strongest head whose top key lies 1 … MAX_READ_OFFSET
+// positions after an occurrence; on a full run, `carrier` says whether an earlier layer's head at that key looks
+// back to the occurrence.
 import type { Tensor } from '../tensor';
+
+/** How far after an occurrence a head's top key may lie to count as reading it at an offset (docs/CONCEPTS.md#copy-source). */
+export const MAX_READ_OFFSET = 8;
 
 export interface CopyCandidate {
   /** Position of the earlier occurrence. */
@@ -14,6 +23,28 @@ export interface CopyCandidate {
   head: number;
   /** Attention weight from row p to `position` in that layer and head. */
   weight: number;
+}
+
+/** A head whose top key lies a few positions after an occurrence of the predicted token. */
+export interface OffsetReading {
+  layer: number;
+  head: number;
+  /** The key the head attends to most in the row. */
+  position: number;
+  weight: number;
+  /** The nearest occurrence before `position`, and `position − occurrence` (1 … MAX_READ_OFFSET). */
+  occurrence: number;
+  offset: number;
+}
+
+/** In a layer below the offset reading's, the head whose row `position` attends most strongly to the occurrence. */
+export interface Carrier {
+  layer: number;
+  head: number;
+  /** Attention from row `reading.position` to `reading.occurrence`. */
+  weight: number;
+  /** Whether the occurrence is that head's top key in that row. */
+  isArgmax: boolean;
 }
 
 export interface CopySource {
@@ -33,6 +64,8 @@ export interface CopySource {
   perHead: number[][];
   /** What a head spreading evenly would give each key: 1 / (row + 1). */
   uniform: number;
+  /** The strongest head whose top key is 1 … MAX_READ_OFFSET after an occurrence; null when none is. */
+  offsetReading: OffsetReading | null;
 }
 
 /**
@@ -60,14 +93,42 @@ export function copySource(attention: readonly Float32Array[], heads: number, ro
       }
     }
   }
-  let bestHeadArgmax: number | null = null;
-  if (best) {
-    const layer = attention[best.layer]!;
-    let arg = 0;
-    for (let j = 1; j < keys; j++) if (layer[best.head * keys + j]! > layer[best.head * keys + arg]!) arg = j;
-    bestHeadArgmax = arg;
+  const bestHeadArgmax = best ? argmaxIn(attention[best.layer]!, best.head * keys, keys) : null;
+  return {
+    row,
+    token: predicted,
+    occurrences,
+    best,
+    bestIsHeadArgmax: best !== null && bestHeadArgmax === best.position,
+    bestHeadArgmax,
+    perHead,
+    uniform: 1 / keys,
+    offsetReading: offsetReadingOf(attention, heads, keys, occurrences),
+  };
+}
+
+/** Index of the largest of a[from … from + n − 1], relative to `from`; the first on ties. */
+function argmaxIn(a: ArrayLike<number>, from: number, n: number): number {
+  let arg = 0;
+  for (let j = 1; j < n; j++) if (a[from + j]! > a[from + arg]!) arg = j;
+  return arg;
+}
+
+function offsetReadingOf(attention: readonly Float32Array[], heads: number, keys: number, occurrences: readonly number[]): OffsetReading | null {
+  if (!occurrences.length) return null;
+  let out: OffsetReading | null = null;
+  for (let l = 0; l < attention.length; l++) {
+    for (let h = 0; h < heads; h++) {
+      const position = argmaxIn(attention[l]!, h * keys, keys);
+      let occurrence = -1;
+      for (const j of occurrences) if (j < position) occurrence = j; // ascending: the last one before is the nearest
+      const offset = position - occurrence;
+      if (occurrence < 0 || offset > MAX_READ_OFFSET) continue;
+      const weight = attention[l]![h * keys + position]!;
+      if (!out || weight > out.weight) out = { layer: l, head: h, position, weight, occurrence, offset };
+    }
   }
-  return { row, token: predicted, occurrences, best, bestIsHeadArgmax: best !== null && bestHeadArgmax === best.position, bestHeadArgmax, perHead, uniform: 1 / keys };
+  return out;
 }
 
 /**
@@ -87,6 +148,8 @@ export interface CopyCoverage {
 
 export interface RunCopySource extends CopySource {
   coverage: CopyCoverage;
+  /** For the offset reading: the searched layer below it whose head at row `position` attends most to the occurrence (null without a reading or a layer below). */
+  carrier: Carrier | null;
 }
 
 /**
@@ -115,9 +178,28 @@ export function copySourceOfRun(attention: readonly Tensor[], headLayers: readon
   });
   const c = copySource(rows, heads, row, ids, ids[row + 1]!);
   const kind: CopyCoverage['kind'] = !perHead ? 'mean' : layers.length === attention.length ? 'all' : 'headLayers';
+  const reading = c.offsetReading && { ...c.offsetReading, layer: layers[c.offsetReading.layer]! };
   return {
     ...c,
     best: c.best && { ...c.best, layer: layers[c.best.layer]! },
+    offsetReading: reading,
     coverage: { kind, layers, heads, totalLayers: attention.length },
+    carrier: reading && carrierOf(attention, layers.filter((l) => l < reading.layer), heads, reading),
   };
+}
+
+/** Over `layers` (each [heads, T, T] or [T, T]), the head whose row reading.position gives reading.occurrence the most weight. */
+function carrierOf(attention: readonly Tensor[], layers: readonly number[], heads: number, reading: OffsetReading): Carrier | null {
+  let out: Carrier | null = null;
+  for (const l of layers) {
+    const a = attention[l]!;
+    const [R, K] = a.dims.length === 3 ? [a.dims[1]!, a.dims[2]!] : [a.dims[0]!, a.dims[1]!];
+    if (reading.position >= R) continue;
+    for (let h = 0; h < heads; h++) {
+      const from = (h * R + reading.position) * K;
+      const weight = a.data[from + reading.occurrence]!;
+      if (!out || weight > out.weight) out = { layer: l, head: h, weight, isArgmax: argmaxIn(a.data, from, reading.position + 1) === reading.occurrence };
+    }
+  }
+  return out;
 }

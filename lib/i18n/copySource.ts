@@ -35,6 +35,22 @@ export const copySourceStrings = {
   'copy.legend': { en: 'copy source', zh: '复制来源' },
   'copy.goto': { en: 'go to {position}', zh: '转到 {position}' },
   'copy.gotoTitle': { en: 'move the cursor so that the query is the source token (position {position})', zh: '移动光标，使查询成为来源 token（位置 {position}）' },
+  'copy.offset': {
+    en: '{offset} after the occurrence at {occurrence}: layer {layer} · head {head} attends most to position {position} «{label}» (weight {w}, {times} uniform)',
+    zh: '位置 {occurrence} 的出现之后 {offset} 处：第 {layer} 层 · 头 {head} 注意力最强的是位置 {position} «{label}»（权重 {w}，均匀权重的 {times}）',
+  },
+  'copy.offsetTitle': {
+    en: 'A head can read a copied token a few positions after its occurrence, where a head of an earlier layer that looks a fixed distance back has put it. Models can copy repeated spans this way (docs/CONCEPTS.md, copy source).',
+    zh: '一个头可以在被复制 token 出现位置之后的几个位置读取它——更早一层中固定回看若干位置的头把它放在了那里。模型可以用这种方式复制重复片段（docs/CONCEPTS.md，复制来源）。',
+  },
+  'copy.carrierTop': {
+    en: 'below it, layer {layer} · head {head} at row {position} attends most to the occurrence at {occurrence} (weight {w}): it can have carried the token there',
+    zh: '在其下，第 {layer} 层 · 头 {head} 在第 {position} 行注意力最强的是位置 {occurrence} 的出现（权重 {w}）：它可能把该 token 带到了那里',
+  },
+  'copy.carrierWeak': {
+    en: 'below it, no head at row {position} attends most to the occurrence at {occurrence} (strongest: layer {layer} · head {head}, weight {w})',
+    zh: '在其下，第 {position} 行没有哪个头对位置 {occurrence} 的出现注意力最强（最强：第 {layer} 层 · 头 {head}，权重 {w}）',
+  },
   'copy.note': {
     en: 'The strongest attention, over the layers and heads searched, from this query to an earlier occurrence of the token it predicts. A weight, not a verdict: a head that copies puts far more than uniform there and attends there most.',
     zh: '在所搜索的层和头中，此查询对其所预测 token 的更早出现位置的最强注意力。这只是权重，不是结论：执行复制的头在那里的权重远高于均匀权重，并且那里是它注意力最强的位置。',

@@ -1,7 +1,7 @@
 // What the "copied from" line and marks show of a copy source (lib/analysis/copySource, docs/CONCEPTS.md#copy-source):
 // the mark's colour, the source token in a few tokens of context, the weight against uniform as "×N", and the
 // box the heatmap's overlay draws around the (row, source) cell. Display maths only: no DOM, no strings.
-import type { CopySource } from '../analysis/copySource';
+import type { Carrier, CopySource } from '../analysis/copySource';
 
 /**
  * Outline colour of the copy source (strip column, token chip, heatmap cell): a red that none of the other marks
@@ -100,4 +100,32 @@ export function markBox(vp: { q0: number; k0: number; span: number }, dev: numbe
   const cx = (k - vp.k0 + 0.5) * cell;
   const cy = (q - vp.q0 + 0.5) * cell;
   return { x: cx - side / 2, y: cy - side / 2, w: side, h: side };
+}
+
+/** The offset reading's figures, when the line shows it: a head reads a few positions after the occurrence more strongly than any head attends to the occurrence itself, or the strongest one there does not attend there most. */
+export interface OffsetFigures {
+  layer: number;
+  head: number;
+  position: number;
+  occurrence: number;
+  offset: number;
+  weight: string;
+  times: string;
+  /** The head below that looks back from `position` to the occurrence, if the run holds the layers below. */
+  carrier: { layer: number; head: number; weight: string; top: boolean } | null;
+}
+
+export function offsetFigures(c: CopySource, carrier: Carrier | null = null): OffsetFigures | null {
+  const r = c.offsetReading;
+  if (!r || !c.best || (c.bestIsHeadArgmax && c.best.weight >= r.weight)) return null;
+  return {
+    layer: r.layer,
+    head: r.head,
+    position: r.position,
+    occurrence: r.occurrence,
+    offset: r.offset,
+    weight: sig3(r.weight),
+    times: formatTimes(timesUniform(r.weight, c.uniform)),
+    carrier: carrier && { layer: carrier.layer, head: carrier.head, weight: sig3(carrier.weight), top: carrier.isArgmax },
+  };
 }

@@ -70,6 +70,7 @@ METRIC_KEYS = """| key | meaning |
 | `copy.files.file_copy_rate` | file-tools agent after a `grep` result on a fresh (held-out) project: share of greedy continuations whose `read_file` call has exactly the path of the grep result |
 | `copy.calllimit_generated.<arm>` | the call-limit task with fresh held-out company names (not the frozen set): accuracy, `names_company_rate`, `tool_call_names_company_rate` |
 | `copy.copy_heads.<emit \| token>` | per layer and head, attention to the first token of the name's occurrences in the prompt (summed over occurrences), averaged over cases whose greedy answer contains the name: `emit` from the query that produces the first generated name token, `token` from the first generated name token itself; `strongest` names the largest. Over the copy evaluation (weather, files, generated call-limit) |
+| `copy_circuit` | how the model copies a repeated span of random tokens (`training/py/copy_circuit.py`, 16 synthetic rows): `repeat_accuracy`; `offset_heads[layer][head]`, the offset back from each row to the key it attends to most (the most common one, its `share` of rows and mean `weight` there); `reading_offsets`, per d = -1..8 the strongest head's mean attention from a repeated token's row to the position d after its earlier occurrence (a textbook induction head peaks at d = 1); `strongest_reading` the largest |
 | `name_continuation.<family>` | teacher-forced name copying on 40 held-out validation sequences per family (`training/py/name_continuation.py`): for each repeat of a name in a sequence, top-1 accuracy of its first token (`first_token`), of its later pieces given the true tokens before them (`later_pieces`), and of the later pieces where the first token was right |
 | `induction_controls` | train.py's induction probe (24 spans of 40 validation tokens repeated 100 tokens later) with the span shuffled (`shuffled_span`, only copying predicts it), in order, and in order with the first copy replaced so nothing can be copied; copying shows as the first two above the third |
 | `canonical_generations` | greedy continuations of the app's scenarios: the Vancouver request with the app's generation prompt (`vancouver_thinking_prompt`, thinking on) and with an empty think block (`vancouver_prompt`) — `city_arg`, `timezone_arg`, `names_vancouver`; the Xfinity arms — `names_xfinity` |
@@ -89,6 +90,41 @@ METRIC_KEYS = """| key | meaning |
 
 def pct(x):
     return f"{100 * x:.1f} %"
+
+
+def circuit_lines(c):
+    """The copy-circuit paragraph (evaluate.copy_circuit): which head reads a repeated span, and at what offset."""
+    if not c:
+        return []
+    r = c["strongest_reading"]
+    d = r["d"]
+    fixed = [(l, h, x) for l, layer in enumerate(c["offset_heads"]) for h, x in enumerate(layer) if x["share"] >= 0.5 and x["offset"] >= 1]
+    out = ["", "### How it copies a repeated span", "",
+           f"On 16 synthetic rows of random tokens whose spans repeat (`training/py/copy_circuit.py`), the model predicts "
+           f"{pct(c['repeat_accuracy'])} of the repeated tokens. From the row of a repeated token, the strongest head, **layer {r['layer']}, head {r['head']}**, "
+           f"attends to the position {d} after that token's earlier occurrence (mean weight {r['weight']:.3f})."]
+    if d == 1:
+        out[-1] += " That is the textbook induction head: it attends to the token that followed last time."
+    elif d > 1:
+        def heads(off):
+            found = [f"layer {l} head {h}" for l, h, x in fixed if l < r["layer"] and x["offset"] == off]
+            return " and ".join(found) if found else None
+        carry, match = heads(d - 1), heads(d)
+        out[-1] += (f" That is not the textbook induction head (which attends to the position right after the occurrence, d = 1): "
+                    f"the token to copy sits at the occurrence + 1, {d - 1} positions before the key it reads.")
+        if carry:
+            out[-1] += f" {carry[0].upper() + carry[1:]} attend{'s' if ' and ' not in carry else ''} exactly {d - 1} tokens back from every row, so that key can hold the token to copy"
+            out[-1] += (f"; {match} attend{'s' if ' and ' not in match else ''} {d} back, so it can also hold the occurrence itself, for the row to match." if match else ".")
+        else:
+            out[-1] += f" No earlier head attends a fixed {d - 1} tokens back, so how that token reaches the key is not read out here."
+    if fixed:
+        out += ["", "Heads whose strongest key is a fixed offset back on most rows:", "", "| layer | head | offset back | rows | mean weight |", "|---|---|---|---|---|"]
+        out += [f"| {l} | {h} | {x['offset']} | {pct(x['share'])} | {x['weight']:.3f} |" for l, h, x in fixed]
+    out += ["", "| d (position after the occurrence) | " + " | ".join(str(x["d"]) for x in c["reading_offsets"]) + " |",
+            "|---|" + "---|" * len(c["reading_offsets"]),
+            "| strongest head's weight | " + " | ".join(f"{x['weight']:.3f}" for x in c["reading_offsets"]) + " |",
+            "| layer, head | " + " | ".join(f"{x['layer']}, {x['head']}" for x in c["reading_offsets"]) + " |"]
+    return out
 
 
 def main():
@@ -240,6 +276,7 @@ def main():
                           + (f" From the first name token itself (the next query) the strongest is layer {t['layer']}, head {t['head']} ({t['attention']:.3f})." if t else "")]
             else:
                 lines += ["No case generated the name, so there is no copy head to read out."]
+    lines += circuit_lines(m.get("copy_circuit"))
     gen = m.get("canonical_generations")
     if gen:
         lines += ["", "### Greedy continuations of the app's scenarios", "", "| scenario | names the conversation's city / company | greedy output |", "|---|---|---|"]

@@ -12,6 +12,7 @@ from collections import defaultdict
 import torch
 import torch.nn.functional as F
 
+from copy_circuit import copy_circuit
 from data import collate, load_json, load_split
 from name_continuation import name_continuation, probe_controls
 from shipped import ROOT, load_shipped, model_dir
@@ -420,6 +421,7 @@ def main():
         "sink_canonical": canonical_sinks(model, vocab),
         "sink_by_length": sink_by_length(model, 4 if quick else 24),
         "copy": copy_eval(model, vocab, 4 if quick else None),
+        "copy_circuit": copy_circuit(model),
         "name_continuation": name_continuation(model, vocab, 4 if quick else 40),
         "induction_controls": probe_controls(model, vocab.special["<|im_start|>"]),
         "canonical_generations": canonical_generations(model, vocab),
