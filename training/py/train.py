@@ -225,6 +225,7 @@ def main():
     ap.add_argument("--from-copy-phase", default=None, metavar="PT", help="go on from a --copy-phase-only run's copy_phase.pt")
     # A 2-core pipeline outlasts some working sessions: with --resume the run saves its whole state every 100 steps
     # (state.pt) and, started again, goes on from there; a finished run (model.pt, same HYPER) is not redone.
+    ap.add_argument("--warm-start", default=None, metavar="PT", help="start from these weights (a model.pt or state.pt), fresh optimizer and schedule, for pilots")
     ap.add_argument("--resume", action="store_true", help="save state.pt every 100 steps; go on from it if present")
     args = ap.parse_args()
     h = dict(HYPER)
@@ -304,6 +305,11 @@ def main():
         formed = snap.get("formed", copy_end < h["copy_only_steps"])
         log, before = snap["log"], snap["seconds"]
         print(f"resuming at step {start} ({before:.0f} s so far)", flush=True)
+    elif args.warm_start:
+        w = torch.load(args.warm_start)
+        model.load_state_dict(w["model"] if "model" in w else w)
+        log["warm_start"] = os.path.abspath(args.warm_start)
+        print(f"weights from {args.warm_start}; optimizer and schedule fresh", flush=True)
     elif args.from_copy_phase:
         snap = restore(args.from_copy_phase)
         start = copy_end = snap["copy_end"]
