@@ -109,7 +109,7 @@ test('offsetReading matches a brute-force search: the strongest head whose top k
 });
 
 test('the offset circuit: a head that attends 5 after the earlier name is reported, the occurrence itself being nearly unattended', () => {
-  // Predicted token 42 at position 3; layer 1 head 0 attends most to position 8 (= 3 + 5), as the embedded models' copy head does.
+  // Predicted token 42 at position 3; layer 1 head 0 attends most to position 8 (= 3 + 5), as run 7's copy head does (training/README item 7).
   const keys = 12;
   const ids = [0, 10, 11, 42, 12, 13, 14, 15, 16, 17, 18, 19, 42];
   const l0 = new Float32Array(keys).fill(1 / keys);

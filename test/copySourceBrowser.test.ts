@@ -71,11 +71,11 @@ for (let q = 1; q < T - 1; q++) {
 // A row whose line adds an offset reading (a head attending most a few positions after the occurrence, as the
 // copy heads of training run 7's models do: docs/CONCEPTS.md#copy-source) in the Attention tab, which searches every
 // layer: the strongest such, with its carrier from the layers below.
-let offsetRow: { q: number; f: OffsetFigures } | null = null;
+let offsetRow: { q: number; f: OffsetFigures; weight: number } | null = null;
 for (let q = 1; q < T - 1; q++) {
   const rc = copySourceOfRun(full.attention, full.attention.map((_, l) => l), q, ids);
   const f = rc && offsetFigures(rc, rc.carrier);
-  if (f && (!offsetRow || rc.offsetReading!.weight > Number(offsetRow.f.weight))) offsetRow = { q, f };
+  if (f && (!offsetRow || rc.offsetReading!.weight > offsetRow.weight)) offsetRow = { q, f, weight: rc.offsetReading!.weight };
 }
 
 before(async () => {

@@ -168,9 +168,7 @@ export function copySourceOfRun(attention: readonly Tensor[], headLayers: readon
   const heads = perHead ? attention[layers[0]!]!.dims[0]! : 1;
   const rows = layers.map((l) => {
     const a = attention[l]!;
-    const threeD = a.dims.length === 3;
-    const H = threeD ? a.dims[0]! : 1;
-    const [R, K] = threeD ? [a.dims[1]!, a.dims[2]!] : [a.dims[0]!, a.dims[1]!];
+    const [H, R, K] = headsRowsKeys(a);
     if (H !== heads || row >= R || keys > K) throw new RangeError(`copySourceOfRun: layer ${l} is [${a.dims.join(', ')}], row ${row} of ${heads} heads`);
     const out = new Float32Array(heads * keys);
     for (let h = 0; h < heads; h++) out.set(a.data.subarray((h * R + row) * K, (h * R + row) * K + keys), h * keys);
@@ -188,12 +186,17 @@ export function copySourceOfRun(attention: readonly Tensor[], headLayers: readon
   };
 }
 
+/** [heads, rows, keys] of a layer's attention: [heads, T, T] per head, or [T, T] (its head mean) as one head. */
+function headsRowsKeys(a: Tensor): [number, number, number] {
+  return a.dims.length === 3 ? [a.dims[0]!, a.dims[1]!, a.dims[2]!] : [1, a.dims[0]!, a.dims[1]!];
+}
+
 /** Over `layers` (each [heads, T, T] or [T, T]), the head whose row reading.position gives reading.occurrence the most weight. */
 function carrierOf(attention: readonly Tensor[], layers: readonly number[], heads: number, reading: OffsetReading): Carrier | null {
   let out: Carrier | null = null;
   for (const l of layers) {
     const a = attention[l]!;
-    const [R, K] = a.dims.length === 3 ? [a.dims[1]!, a.dims[2]!] : [a.dims[0]!, a.dims[1]!];
+    const [, R, K] = headsRowsKeys(a);
     if (reading.position >= R) continue;
     for (let h = 0; h < heads; h++) {
       const from = (h * R + reading.position) * K;

@@ -223,9 +223,9 @@ def main():
     # trains it once, on both cores, and both models go on from its end (run.sh).
     ap.add_argument("--copy-phase-only", action="store_true", help="stop where the corpus would start; save copy_phase.pt")
     ap.add_argument("--from-copy-phase", default=None, metavar="PT", help="go on from a --copy-phase-only run's copy_phase.pt")
+    ap.add_argument("--warm-start", default=None, metavar="PT", help="start from these weights (a model.pt or state.pt), fresh optimizer and schedule, for pilots")
     # A 2-core pipeline outlasts some working sessions: with --resume the run saves its whole state every 100 steps
     # (state.pt) and, started again, goes on from there; a finished run (model.pt, same HYPER) is not redone.
-    ap.add_argument("--warm-start", default=None, metavar="PT", help="start from these weights (a model.pt or state.pt), fresh optimizer and schedule, for pilots")
     ap.add_argument("--resume", action="store_true", help="save state.pt every 100 steps; go on from it if present")
     args = ap.parse_args()
     h = dict(HYPER)
