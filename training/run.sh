@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates both embedded checkpoints from scratch, with fixed seeds (issue 2):
-#   corpus + tokenizer (Node) → the shared copy-only phase (both cores) → train kvscope-tiny and
+#   corpus + tokenizer (Node) → [a shared copy-only phase, both cores, if HYPER has one] → train kvscope-tiny and
 #   kvscope-tiny-sink side by side (one core each) → export to public/models/ → evaluate (metrics.json)
 #   → model cards → golden fixtures.
 # Usage: bash training/run.sh. Stopped part-way, run it again: training goes on from its last saved state
@@ -21,14 +21,18 @@ export LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 mkdir -p training/runs
 cd training/py
-# The copy-only phase (HYPER copy_only_steps) is the same for both models: train it once on both cores, then
-# both models go on from its end, one core each. --resume: a pipeline stopped part-way (a shut-down machine)
-# goes on from the last 100-step state when started again; a finished run with the same HYPER is kept.
-OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 $PY train.py --name copy-phase --copy-phase-only --threads 2 --resume >> ../runs/copy-phase.log 2>&1
-phase=../runs/copy-phase/copy_phase.pt
-$PY train.py --name kvscope-tiny --from-copy-phase $phase --resume >> ../runs/kvscope-tiny.log 2>&1 &
+# The copy-only phase (HYPER copy_only_steps, run 7; none since run 8) is the same for both models: train it
+# once on both cores, then both models go on from its end, one core each. --resume: a pipeline stopped part-way
+# (a shut-down machine) goes on from the last 100-step state when started again; a finished run with the same
+# HYPER is kept.
+from=()
+if [ "$($PY -c 'from train import HYPER as h; print(int(bool(h["copy_rows_tokens"] and h["copy_only_steps"])))')" = 1 ]; then
+  OPENBLAS_NUM_THREADS=2 OMP_NUM_THREADS=2 $PY train.py --name copy-phase --copy-phase-only --threads 2 --resume >> ../runs/copy-phase.log 2>&1
+  from=(--from-copy-phase ../runs/copy-phase/copy_phase.pt)
+fi
+$PY train.py --name kvscope-tiny "${from[@]}" --resume >> ../runs/kvscope-tiny.log 2>&1 &
 a=$!
-$PY train.py --name kvscope-tiny-sink --seed-sink --from-copy-phase $phase --resume >> ../runs/kvscope-tiny-sink.log 2>&1 &
+$PY train.py --name kvscope-tiny-sink --seed-sink "${from[@]}" --resume >> ../runs/kvscope-tiny-sink.log 2>&1 &
 b=$!
 wait $a
 wait $b

@@ -20,30 +20,48 @@ def training_text(t):
     """The card's training paragraph, from metrics.json's training block (evaluate.py)."""
     corpus = (f"length-bucketed batches of ≤ {t.get('token_budget', 8192):,} tokens, loss on every token; "
               f"{t['tokens']:,} corpus tokens")
+    w = t.get("arg_weight") or 1.0
+    weighted = ("" if w == 1.0 else
+                f" The loss on the string values of tool-call arguments (the company, city, timezone or file name a call "
+                f"must copy from its context; `training/py/arg_values.py`, {t.get('arg_share', 0):.1%} of corpus tokens) "
+                f"counted {w:g} times — a weighting of the data's tokens, never a loss on attention.")
     phase, rows = t.get("copy_phase"), t.get("copy_rows")
-    if not phase or not rows:
+    if not rows:
         return (f"{t['steps']} steps of AdamW on {corpus} in {t['seconds'] / 60:.1f} min on one CPU core (Debian torch 1.13 "
-                f"with OpenBLAS; both models train side by side on a 2-core machine). Final training loss {t['final_train_loss']}.")
+                f"with OpenBLAS; both models train side by side on a 2-core machine).{weighted} Final training loss {t['final_train_loss']}.")
     lo, hi = rows["copy_ids"]
-    early = phase["steps"] < rows["copy_only_steps"]  # the phase ends early only when the diagnostic reached the bar
-    ended = ("when repeat accuracy on copy rows of ids and letter spellings it never trained reached "
-             f"{rows['copy_only_until']}" if early else "at its cap")
+    what = (f"{rows['copy_seq']}-token rows: spans of random ids {lo}–{hi} repeated later in the row, "
+            f"{rows['copy_twins']:.0%} of them opening with a capital letter that changes spacing in the repeat, as a name "
+            f"does between prose and JSON; loss on the repeats only")
     full, late = rows["copy_rows_tokens"], rows["copy_rows_tokens_late"]
-    formed = phase["steps"] if early else t.get("copy_formed")
-    if formed is None:
-        beside = f"{full:,} copy-row tokens beside each batch (no copy diagnostic reached {rows['copy_only_until']})"
-    elif early:
-        beside = f"{late:,} copy-row tokens beside each batch"
+    if not phase:  # run 8 on: copy rows beside the corpus from the first step
+        formed = t.get("copy_formed")
+        if formed is None:
+            beside = f"{full:,} tokens of synthetic copy rows beside each batch ({what}; no copy diagnostic reached {rows['copy_only_until']})"
+        else:
+            beside = (f"{full:,} tokens of synthetic copy rows beside each batch ({what}) until step {formed}, when repeat "
+                      f"accuracy on copy rows of ids and letter spellings it never trained reached {rows['copy_only_until']}, "
+                      f"{late:,} after")
+        text = (f"{t['steps']} steps of AdamW on {corpus}, with {beside}; {t['seconds'] / 60:.1f} min on one CPU core "
+                f"(Debian torch 1.13 with OpenBLAS; both models train side by side on a 2-core machine).{weighted} "
+                f"Final training loss {t['final_train_loss']}.")
     else:
-        beside = (f"{full:,} copy-row tokens beside each batch until step {formed} (when a copy diagnostic reached "
-                  f"{rows['copy_only_until']}), {late:,} after")
-    text = (f"{t['steps']} steps of AdamW in two phases. First {phase['steps']} steps on synthetic copy rows alone "
-            f"({rows['copy_rows_tokens']:,} tokens per step of {rows['copy_seq']}-token rows: spans of random ids {lo}–{hi} "
-            f"repeated later in the row, {rows['copy_twins']:.0%} of them opening with a capital letter that changes spacing "
-            f"in the repeat, as a name does between prose and JSON; loss on the repeats only), ended {ended}; this phase "
-            f"was trained once for both models, in {phase['seconds'] / 60:.1f} min on two CPU cores. Then "
-            f"{t['steps'] - phase['steps']} steps on {corpus}, with {beside}, one CPU core per model (Debian torch 1.13 with OpenBLAS); {t['seconds'] / 60:.1f} min in "
-            f"all with the copy phase. Final training loss {t['final_train_loss']}.")
+        early = phase["steps"] < rows["copy_only_steps"]  # the phase ends early only when the diagnostic reached the bar
+        ended = ("when repeat accuracy on copy rows of ids and letter spellings it never trained reached "
+                 f"{rows['copy_only_until']}" if early else "at its cap")
+        formed = phase["steps"] if early else t.get("copy_formed")
+        if formed is None:
+            beside = f"{full:,} copy-row tokens beside each batch (no copy diagnostic reached {rows['copy_only_until']})"
+        elif early:
+            beside = f"{late:,} copy-row tokens beside each batch"
+        else:
+            beside = (f"{full:,} copy-row tokens beside each batch until step {formed} (when a copy diagnostic reached "
+                      f"{rows['copy_only_until']}), {late:,} after")
+        text = (f"{t['steps']} steps of AdamW in two phases. First {phase['steps']} steps on synthetic copy rows alone "
+                f"({rows['copy_rows_tokens']:,} tokens per step of {what}), ended {ended}; this phase "
+                f"was trained once for both models, in {phase['seconds'] / 60:.1f} min on two CPU cores. Then "
+                f"{t['steps'] - phase['steps']} steps on {corpus}, with {beside}, one CPU core per model (Debian torch 1.13 with OpenBLAS); {t['seconds'] / 60:.1f} min in "
+                f"all with the copy phase.{weighted} Final training loss {t['final_train_loss']}.")
     d = t.get("copy_diagnostics")
     if d:
         o = d["other_swapped"]

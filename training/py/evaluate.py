@@ -12,6 +12,7 @@ from collections import defaultdict
 import torch
 import torch.nn.functional as F
 
+from arg_values import ArgValues
 from copy_circuit import copy_circuit
 from data import collate, load_json, load_split
 from name_continuation import name_continuation, probe_controls
@@ -381,6 +382,13 @@ def canonical_sinks(model, vocab):
     return out
 
 
+def arg_share():
+    """The share of training-corpus tokens that are tool-call argument values (arg_values.py), to 4 digits."""
+    values = ArgValues(Vocab.load())
+    seqs = load_split("train")
+    return round(sum(int(values.mask(x).sum()) for x, _ in seqs) / sum(len(x) for x, _ in seqs), 4)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--name", required=True)
@@ -413,7 +421,11 @@ def main():
                      "copy_rows": {k: log["hyper"][k] for k in ("copy_rows_tokens", "copy_rows_tokens_late", "copy_only_steps",
                                                                 "copy_only_until", "copy_ids", "copy_twins", "copy_seq")}
                      if log["hyper"].get("copy_rows_tokens") else None,
-                     "copy_diagnostics": ([s for s in log["steps"] if "other_swapped" in s] or [None])[-1]},
+                     "copy_diagnostics": ([s for s in log["steps"] if "other_swapped" in s] or [None])[-1],
+                     # run 8 on: the loss weight on tool-call argument values (train.py HYPER arg_weight; arg_values.py)
+                     # and the share of corpus tokens it applies to
+                     "arg_weight": log["hyper"].get("arg_weight", 1.0),
+                     "arg_share": arg_share() if log["hyper"].get("arg_weight", 1.0) != 1.0 else None},
         "val_loss": val_loss(model, vocab.special["<|endoftext|>"], quick),
         "call_limit": call_limit(model, vocab, quick),
         "xfinity": canonical_xfinity(model, vocab),

@@ -16,6 +16,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from arg_values import ArgValues
 from copy_rows import attention_scores, copy_accuracy, copy_rows
 from data import DATA, batches, collate, load_json, load_split
 from model import Config, Qwen3
@@ -52,6 +53,10 @@ HYPER = dict(
     # spacing ("Z" <-> " Z", letter_swap_table) half the time, as a name does between prose and JSON.
     copy_rows_tokens=8192, copy_only_steps=1200, copy_only_until=0.9, copy_rows_tokens_late=2048, copy_weight=1.0,
     copy_twins=0.25, copy_seq=128, copy_ids=(300, 8800), copy_span_max=16, copy_gap_max=60,
+    # Issue 18, run 8: the loss on the string values of tool-call arguments (arg_values.py: the company, city,
+    # timezone, file name the call must copy from its context) weighted arg_weight times the other tokens' in
+    # corpus batches; 1.0 = plain language-model loss. The logged "loss" stays the plain mean.
+    arg_weight=1.0,
 )
 
 
@@ -197,6 +202,16 @@ def copy_diagnostics(h, twins):
     return measure
 
 
+def arg_weight_mask(arg_masks, idx, shape):
+    """[rows, T-1] float: 1 where the target token (ids[:, 1:]) is an argument value (arg_values.py), as collate
+    lays the rows out."""
+    out = torch.zeros(shape)
+    for r, i in enumerate(idx):
+        m = torch.from_numpy(arg_masks[i][1:].astype(np.float32))
+        out[r, :len(m)] = m
+    return out
+
+
 def finished_hyper(path):
     """The HYPER of the run whose train_log.json this is, as JSON (compare with as_json(h)); None unless the run
     ran all its steps (a --stop-at run did not)."""
@@ -248,6 +263,11 @@ def main():
     cfg = Config(vocab_size=vocab["vocab_size"])
     model = Qwen3(cfg)
     train = load_split("train")
+    arg_masks = None
+    if h["arg_weight"] != 1.0:
+        from tokens import Vocab
+        values = ArgValues(Vocab.load())
+        arg_masks = [values.mask(x) for x, _ in train]
     bos = vocab["special"]["<|im_start|>"]
     probe_ids = induction_rows(load_split("val"), bos)
     swap = letter_swap_table(vocab)
@@ -327,7 +347,7 @@ def main():
             return
         for g in opt.param_groups:
             g["lr"] = lr_at(step, h) * g.get("lr_scale", 1.0)
-        lm, loss, sink_mean, drill = None, 0.0, None, False
+        lm, loss, sink_mean, drill, arg_loss = None, 0.0, None, False, None
         if step >= copy_end:
             share = h["drill_share_early"] if step < h["drill_early_steps"] else h["drill_share_late"]
             drill = drill_rng.random() < share
@@ -336,16 +356,27 @@ def main():
             else:
                 if not queue:
                     queue = batches(train, h["token_budget"], rng)
-                ids, mask = collate(train, queue.pop(), pad_id)
+                batch_idx = queue.pop()
+                ids, mask = collate(train, batch_idx, pad_id)
             # The first sink_fraction of the corpus steps (copy-only steps have no language-model loss to seed in).
             seed_sink = args.seed_sink and step < copy_end + (h["steps"] - copy_end) * h["sink_fraction"]
             logits, attns, _ = model(ids, pad_mask=mask, need_attn=seed_sink)
             tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
-            lm = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100)
-            loss = lm
+            if arg_masks is not None and not drill:
+                ce = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100,
+                                     reduction="none").view(tgt.shape)  # 0 at padding
+                n_tgt = mask[:, 1:].sum()
+                lm = ce.sum() / n_tgt
+                on_arg = arg_weight_mask(arg_masks, batch_idx, tgt.shape)
+                loss = (ce * (1.0 + (h["arg_weight"] - 1.0) * on_arg)).sum() / n_tgt
+                if on_arg.sum():
+                    arg_loss = float((ce * on_arg).sum() / on_arg.sum())
+            else:
+                lm = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100)
+                loss = lm
             if seed_sink:
                 s_loss, sink_mean = sink_loss(attns[-1], mask, h)
-                loss = lm + h["sink_weight"] * s_loss
+                loss = loss + h["sink_weight"] * s_loss
             tokens_seen += int(mask.sum())
         copy_loss = None
         n_copy = h["copy_rows_tokens"]
@@ -367,6 +398,8 @@ def main():
         if step % 10 == 0 or step == h["steps"] - 1:
             el = before + time.time() - t0
             rec = {"step": step, "drill": drill, "loss": None if lm is None else round(lm.item(), 4), "lr": round(lr_at(step, h), 6), "tokens": tokens_seen, "seconds": round(el, 1)}
+            if arg_loss is not None:  # this batch's loss on argument values (arg_values.py)
+                rec["arg_loss"] = round(arg_loss, 4)
             if sink_mean is not None:
                 rec["sink_mean"] = round(float(sink_mean), 4)
             if copy_loss is not None:
