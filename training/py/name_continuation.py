@@ -36,10 +36,17 @@ def name_spans(seq, caps, lower):
             j += 1
 
 
-def name_continuation(model, vocab, per_family=40, families=("weather", "calllimit", "files")):
+def name_tokens(vocab):
+    """Each token's text, the ids of a name's first token (a capital letter, alone or after a space, slash or
+    quote) and of its later pieces (lowercase letters): what name_spans looks for."""
     text = [vocab.token_bytes(i).decode("utf-8", "replace") for i in range(len(vocab.tokens))]
     caps = {i for i, t in enumerate(text) if len(t) >= 1 and t[-1].isupper() and t[-1].isascii() and t[:-1] in ("", " ", "/", '"')}
     lower = {i for i, t in enumerate(text) if t.isascii() and t.isalpha() and t.islower()}
+    return text, caps, lower
+
+
+def name_continuation(model, vocab, per_family=40, families=("weather", "calllimit", "files")):
+    text, caps, lower = name_tokens(vocab)
     val = load_split("val")
     out = {}
     for fam in families:
