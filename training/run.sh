@@ -21,7 +21,7 @@ export LD_PRELOAD=/usr/lib/x86_64-linux-gnu/libtcmalloc_minimal.so.4
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 mkdir -p training/runs
 cd training/py
-# The copy-only phase (HYPER copy_only_steps, run 7; none since run 8) is the same for both models: train it
+# The copy-only phase (HYPER copy_only_steps, run 7; a recipe may have none) is the same for both models: train it
 # once on both cores, then both models go on from its end, one core each. --resume: a pipeline stopped part-way
 # (a shut-down machine) goes on from the last 100-step state when started again; a finished run with the same
 # HYPER is kept.

@@ -34,29 +34,24 @@ def training_text(t):
             f"{rows['copy_twins']:.0%} of them opening with a capital letter that changes spacing in the repeat, as a name "
             f"does between prose and JSON; loss on the repeats only")
     full, late = rows["copy_rows_tokens"], rows["copy_rows_tokens_late"]
-    if not phase:  # run 8 on: copy rows beside the corpus from the first step
-        formed = t.get("copy_formed")
-        if formed is None:
-            beside = f"{full:,} tokens of synthetic copy rows beside each batch ({what}; no copy diagnostic reached {rows['copy_only_until']})"
-        else:
-            beside = (f"{full:,} tokens of synthetic copy rows beside each batch ({what}) until step {formed}, when repeat "
-                      f"accuracy on copy rows of ids and letter spellings it never trained reached {rows['copy_only_until']}, "
-                      f"{late:,} after")
-        text = (f"{t['steps']} steps of AdamW on {corpus}, with {beside}; {t['seconds'] / 60:.1f} min on one CPU core "
-                f"(Debian torch 1.13 with OpenBLAS; both models train side by side on a 2-core machine).{weighted} "
-                f"Final training loss {t['final_train_loss']}.")
+    # A copy-only phase that ends early ends because the diagnostic reached the bar; without one (run 8 on) the
+    # copy rows go beside the corpus from the first step and copy_formed says when they dropped to `late`.
+    early = bool(phase) and phase["steps"] < rows["copy_only_steps"]
+    formed = phase["steps"] if early else t.get("copy_formed")
+    if formed is None:
+        beside = f"{full:,} copy-row tokens beside each batch (no copy diagnostic reached {rows['copy_only_until']})"
+    elif early:
+        beside = f"{late:,} copy-row tokens beside each batch"
     else:
-        early = phase["steps"] < rows["copy_only_steps"]  # the phase ends early only when the diagnostic reached the bar
+        beside = (f"{full:,} copy-row tokens beside each batch until step {formed} (when a copy diagnostic reached "
+                  f"{rows['copy_only_until']}), {late:,} after")
+    if not phase:
+        text = (f"{t['steps']} steps of AdamW on {corpus}; from the first step, {beside} (synthetic copy rows: "
+                f"{what}); {t['seconds'] / 60:.1f} min on one CPU core (Debian torch 1.13 with OpenBLAS; both models "
+                f"train side by side on a 2-core machine).{weighted} Final training loss {t['final_train_loss']}.")
+    else:
         ended = ("when repeat accuracy on copy rows of ids and letter spellings it never trained reached "
                  f"{rows['copy_only_until']}" if early else "at its cap")
-        formed = phase["steps"] if early else t.get("copy_formed")
-        if formed is None:
-            beside = f"{full:,} copy-row tokens beside each batch (no copy diagnostic reached {rows['copy_only_until']})"
-        elif early:
-            beside = f"{late:,} copy-row tokens beside each batch"
-        else:
-            beside = (f"{full:,} copy-row tokens beside each batch until step {formed} (when a copy diagnostic reached "
-                      f"{rows['copy_only_until']}), {late:,} after")
         text = (f"{t['steps']} steps of AdamW in two phases. First {phase['steps']} steps on synthetic copy rows alone "
                 f"({rows['copy_rows_tokens']:,} tokens per step of {what}), ended {ended}; this phase "
                 f"was trained once for both models, in {phase['seconds'] / 60:.1f} min on two CPU cores. Then "

@@ -45,6 +45,17 @@ def name_tokens(vocab):
     return text, caps, lower
 
 
+def name_repeats(seq, text, caps, lower):
+    """(start, end, earlier start) of each name span whose word (spacing aside) already occurred in seq."""
+    seen = {}
+    for j, k in name_spans(seq, caps, lower):
+        word = text[seq[j]][-1] + "".join(text[t] for t in seq[j + 1:k])
+        if word in seen:
+            yield j, k, seen[word]
+        else:
+            seen[word] = j
+
+
 def name_continuation(model, vocab, per_family=40, families=("weather", "calllimit", "files")):
     text, caps, lower = name_tokens(vocab)
     val = load_split("val")
@@ -56,20 +67,16 @@ def name_continuation(model, vocab, per_family=40, families=("weather", "calllim
             with torch.no_grad():
                 pred = model(torch.tensor(s[None]))[0][0].argmax(-1).tolist()
             seq = s.tolist()
-            seen = set()
-            for j, k in name_spans(seq, caps, lower):
-                word = text[seq[j]][-1] + "".join(text[t] for t in seq[j + 1:k])
-                if word in seen:
-                    ok = pred[j - 1] == seq[j]
-                    first[0] += ok
-                    first[1] += 1
-                    for t in range(j + 1, k):
-                        rest[0] += pred[t - 1] == seq[t]
-                        rest[1] += 1
-                        if ok:
-                            rest_after[0] += pred[t - 1] == seq[t]
-                            rest_after[1] += 1
-                seen.add(word)
+            for j, k, _ in name_repeats(seq, text, caps, lower):
+                ok = pred[j - 1] == seq[j]
+                first[0] += ok
+                first[1] += 1
+                for t in range(j + 1, k):
+                    rest[0] += pred[t - 1] == seq[t]
+                    rest[1] += 1
+                    if ok:
+                        rest_after[0] += pred[t - 1] == seq[t]
+                        rest_after[1] += 1
         rate = lambda x: {"right": x[0], "n": x[1], "rate": round(x[0] / max(1, x[1]), 4)}
         out[fam] = {"sequences": len(seqs), "first_token": rate(first), "later_pieces": rate(rest),
                     "later_pieces_after_right_first": rate(rest_after)}

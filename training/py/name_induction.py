@@ -1,6 +1,6 @@
 """Whether a checkpoint's heads read a name the way an induction head does (issue 18, training/README item 8).
 
-On held-out validation sequences, for every repeat of a fresh name (name_continuation.name_spans), the query at
+On held-out validation sequences, for every repeat of a fresh name (name_continuation.name_repeats), the query at
 the repeat's first token — the one that predicts the name's second piece — and per layer and head its mean
 attention to the first token of the name's earlier occurrence and to the token after it. An induction head puts
 its weight on the token after (it found the earlier `␣X` and reads what followed); uniform attention over a
@@ -15,7 +15,7 @@ import json
 import torch
 
 from data import load_split
-from name_continuation import name_spans, name_tokens
+from name_continuation import name_repeats, name_tokens
 from shipped import load_shipped, load_training_checkpoint
 from tokens import Vocab
 
@@ -28,13 +28,7 @@ def name_induction(model, vocab, family="weather", per_family=6):
         seq = s.tolist()
         with torch.no_grad():
             _, att, _ = model(torch.tensor(s[None]), need_attn=True)
-        seen = {}
-        for j, k in name_spans(seq, caps, lower):
-            word = text[seq[j]][-1] + "".join(text[t] for t in seq[j + 1:k])
-            if word not in seen:
-                seen[word] = j
-                continue
-            o = seen[word]
+        for j, _, o in name_repeats(seq, text, caps, lower):
             n += 1
             for layer, a in enumerate(att):
                 for head in range(a.shape[1]):

@@ -20,6 +20,7 @@ from arg_values import ArgValues
 from copy_rows import attention_scores, copy_accuracy, copy_rows
 from data import DATA, batches, collate, load_json, load_split
 from model import Config, Qwen3
+from tokens import Vocab
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 RUNS = os.path.join(HERE, "..", "runs")
@@ -265,7 +266,6 @@ def main():
     train = load_split("train")
     arg_masks = None
     if h["arg_weight"] != 1.0:
-        from tokens import Vocab
         values = ArgValues(Vocab.load())
         arg_masks = [values.mask(x) for x, _ in train]
     bos = vocab["special"]["<|im_start|>"]
