@@ -18,6 +18,8 @@ import { benchIds, type CaseSpec, type OrtResult } from './common';
 import { QWEN3_06B_CONFIG } from './randomWeights';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The embedded default model's vocabulary size, from its config (it changes when the model is retrained). */
+const TINY_VOCAB = (JSON.parse(readFileSync(join(ROOT, 'public/models/kvscope-tiny/config.json'), 'utf8')) as { vocab_size: number }).vocab_size;
 const argv = new Set(process.argv.slice(2));
 const QUICK = argv.has('--quick');
 const SKIP_BIG = argv.has('--skip-big');
@@ -157,7 +159,7 @@ function torchVersion(): string | false {
 async function torch(model: 'tiny' | 'qwen3-0.6b', threads: number, tokens: number, warmup: number, reps: number, stepReps: number, blasThreads = threads): Promise<TorchResult | undefined> {
   if (SKIP_TORCH || !torchVersion()) return undefined;
   process.stderr.write(`  PyTorch: ${model} (torch threads ${threads}, OpenBLAS threads ${blasThreads}) …`);
-  const vocab = model === 'tiny' ? 8911 : (QWEN3_06B_CONFIG.vocab_size as number);
+  const vocab = model === 'tiny' ? TINY_VOCAB : (QWEN3_06B_CONFIG.vocab_size as number);
   const spec = { model, threads, warmup, reps, step_reps: stepReps, ids: benchIds(tokens + 1, vocab), config: model === 'tiny' ? undefined : QWEN3_06B_CONFIG };
   const env = { OPENBLAS_NUM_THREADS: String(blasThreads), OMP_NUM_THREADS: String(threads), MKL_NUM_THREADS: String(threads) };
   try {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ArmAlignment, Region, RegionMasses, SharedRowsDiff } from '../lib/analysis/abCompare';
 import { kvscope } from './helpers/cli';
+import { tinySpecialId } from './helpers/embeddedIds';
 
 interface ArmOut {
   arm: 'A' | 'B';
@@ -46,7 +47,7 @@ test('kvscope ab --json --seeds 2: alignment, identical shared rows, masses summ
   assert.equal(out.sharedRows.perLayer.length, out.layers);
   assert.equal(out.sharedRows.bitIdentical, true);
   assert.equal(out.sharedRows.max, 0);
-  assert.deepEqual(out.generation.sampling, { doSample: true, temperature: 0.6, topK: 20, topP: 0.95, eosIds: [8904, 8902] });
+  assert.deepEqual(out.generation.sampling, { doSample: true, temperature: 0.6, topK: 20, topP: 0.95, eosIds: [tinySpecialId('<|im_end|>'), tinySpecialId('<|endoftext|>')] });
   assert.deepEqual(out.generation.seeds, [1, 2]);
   for (const arm of [a, b]) {
     assert.deepEqual(arm.masses.positions, [arm.tokens - 1]);

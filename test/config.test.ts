@@ -6,15 +6,16 @@ import { test } from 'node:test';
 import { loadCheckpoint } from '../lib/model/checkpoint';
 import { expectedTensors, parseConfig, ropeInvFreq } from '../lib/model/config';
 import { randomCheckpoint, randomConfigJson } from '../lib/model/randomCheckpoint';
+import { TINY_VOCAB_SIZE, tinySpecialId } from './helpers/embeddedIds';
 
 test('parses the embedded qwen3 config', () => {
   const c = parseConfig(readFileSync('public/models/kvscope-tiny/config.json', 'utf8'));
   assert.equal(c.family, 'qwen3');
-  assert.deepEqual([c.numLayers, c.numHeads, c.numKvHeads, c.headDim, c.hiddenSize, c.vocabSize], [4, 4, 2, 32, 128, 8911]);
+  assert.deepEqual([c.numLayers, c.numHeads, c.numKvHeads, c.headDim, c.hiddenSize, c.vocabSize], [4, 4, 2, 32, 128, TINY_VOCAB_SIZE]);
   assert.equal(c.qkNorm, true);
   assert.equal(c.qkvBias, false);
   assert.equal(c.tieWordEmbeddings, true);
-  assert.deepEqual(c.eosTokenIds, [8904]);
+  assert.deepEqual(c.eosTokenIds, [tinySpecialId('<|im_end|>')]);
 });
 
 test('qwen2 has q/k/v biases without an attention_bias key; llama has them only with attention_bias; llama is untied unless told', () => {

@@ -13,6 +13,7 @@ import type { Tensor } from '../lib/tensor';
 import { loadCheckpoint } from '../lib/model/checkpoint';
 import { describe as describeMessage, errorData } from '../lib/i18n/message';
 import { startNodeWorker, type NodeWorkerHandle } from './helpers/nodeWorker';
+import { TINY_VOCAB_SIZE } from './helpers/embeddedIds';
 
 // A browser Worker must fit the client's WorkerLike (checked by the compiler only).
 export const browserWorkerFits = (w: Worker): WorkerLike => w;
@@ -132,7 +133,7 @@ describe('engine worker', () => {
     assert.match(bad.message, /vocabulary/);
     // The engine's coded message crosses the worker as data: the page shows it in its own language.
     assert.equal(bad.key, 'msg.engine.session.tokenOutside');
-    assert.deepEqual(errorData(bad).coded, { key: 'msg.engine.session.tokenOutside', params: { id: 99999, last: 8910 } });
+    assert.deepEqual(errorData(bad).coded, { key: 'msg.engine.session.tokenOutside', params: { id: 99999, last: TINY_VOCAB_SIZE - 1 } });
     assert.match(describeMessage('zh', bad), /token id 99999 不在词表范围内/);
     assert.equal(describeMessage('en', bad), bad.message);
     assert.equal(client.length, 20, 'a refused extend changes nothing');

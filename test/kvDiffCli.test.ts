@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { kvscope } from './helpers/cli';
+import { TINY_VOCAB_SIZE, tinyTokenId } from './helpers/embeddedIds';
 
 const MODEL = 'public/models/kvscope-tiny';
 const tmp = mkdtempSync(join(tmpdir(), 'kvscope-kvdiff-'));
@@ -73,19 +74,20 @@ test('two requests (the status-bar A/B): where they part, what is reusable, and 
 });
 
 test('--edit: one token replaced in place changes one position at layer 0 and every later one above', async () => {
-  const out = await json('--a', 'examples/requests/vancouver.json', '--edit', '100:3887');
+  const ASSISTANT = tinyTokenId('Ġassistant');
+  const out = await json('--a', 'examples/requests/vancouver.json', '--edit', `100:${ASSISTANT}`);
   assert.equal(out.firstDifferingToken, 100);
   assert.equal(out.a.tokens, out.b.tokens);
-  assert.match(out.b.source, /token 100 replaced by id 3887/);
-  assert.deepEqual(out.tokensAtPart.b, { id: 3887, text: '␣assistant' });
+  assert.match(out.b.source, new RegExp(`token 100 replaced by id ${ASSISTANT}`));
+  assert.deepEqual(out.tokensAtPart.b, { id: ASSISTANT, text: '␣assistant' });
   assert.equal(out.alignments.length, 1, 'same length: token alignment is position alignment');
   const [l0, ...rest] = out.alignments[0]!.perLayer;
   const invalidated = out.b.tokens - 100;
   assert.deepEqual([l0!.first!.a, l0!.changed, l0!.changedInvalidated, l0!.invalidated], [100, 1, 1, invalidated]);
   for (const l of rest) assert.deepEqual([l.first!.a, l.changed, l.changedInvalidated], [100, invalidated, invalidated]);
-  const text = await kvscope('kv-diff', '--model', MODEL, '--a', 'examples/requests/vancouver.json', '--edit', '100:3887');
+  const text = await kvscope('kv-diff', '--model', MODEL, '--a', 'examples/requests/vancouver.json', '--edit', `100:${ASSISTANT}`);
   assert.equal(text.code, 0, text.stderr);
-  assert.match(text.stdout, /first differing token: 100 {3}A ".*" \(id \d+\) {3}B "␣assistant" \(id 3887\)/);
+  assert.match(text.stdout, new RegExp(`first differing token: 100 {3}A ".*" \\(id \\d+\\) {3}B "␣assistant" \\(id ${ASSISTANT}\\)`));
   assert.match(text.stdout, /reuse: 100 of B's 478 positions reusable \(400 K\/V entries over 4 layers\), 378 invalidated \(1512 entries\)/);
   assert.match(text.stdout, /\n +0 +100 .* 1 of 378\n/);
   assert.match(text.stdout, /\n +1 +100 .* 378 of 378\n/);
@@ -131,7 +133,7 @@ const HOSTILE: [string, () => string[], RegExp][] = [
   ['--a and --a-scenario', () => ['--model', MODEL, '--a', 'examples/requests/beijing.json', '--a-scenario', 'beijing', '--edit', '1:2'], /either --a or --a-scenario/],
   ['--edit not position:id', () => ['--model', MODEL, '--a', 'examples/requests/beijing.json', '--edit', 'x'], /--edit must be <position>:<tokenId> \(got x\)/],
   ['--edit past the end', () => ['--model', MODEL, '--a', 'examples/requests/beijing.json', '--edit', '17:5'], /--edit position 17 is outside A's 17 tokens/],
-  ['--edit id outside the vocabulary', () => ['--model', MODEL, '--a', 'examples/requests/beijing.json', '--edit', '3:99999'], /--edit token id 99999 is outside the vocabulary \(0…8910\)/],
+  ['--edit id outside the vocabulary', () => ['--model', MODEL, '--a', 'examples/requests/beijing.json', '--edit', '3:99999'], new RegExp(`--edit token id 99999 is outside the vocabulary \\(0…${TINY_VOCAB_SIZE - 1}\\)`)],
   ['unknown mode', () => ['--model', MODEL, '--a', 'examples/requests/beijing.json', '--edit', '1:2', '--mode', 'fast'], /--mode must be shared or separate \(got fast\)/],
   ['negative tol', () => ['--model', MODEL, '--a', 'examples/requests/beijing.json', '--edit', '1:2', '--tol', '-1'], /--tol must be a number ≥ 0/],
   ['unknown flag', () => ['--model', MODEL, '--a', 'examples/requests/beijing.json', '--edit', '1:2', '--tolerance', '1'], /unknown flag --tolerance/],

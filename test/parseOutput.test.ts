@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { readModelDir } from '../lib/cli/modelDir';
 import { classifyDecision, decodeIds, parseAssistantText } from '../lib/prompt/assistantOutput';
 import { createTokenizer, encodeText } from '../lib/prompt/tokenizer';
+import { tinySpecialId } from './helpers/embeddedIds';
 
 const CALL = '<tool_call>\n{"name": "phone_call", "arguments": {"company": "Xfinity"}}\n</tool_call>';
 
@@ -83,7 +84,7 @@ test('decodeIds with the embedded tokenizer keeps <|im_end|> and the tags, round
   const tok = createTokenizer(model.tokenizerJson, model.tokenizerConfig);
   const text = `<think>\nTwo calls so far.\n</think>\n\nCalling now.\n${CALL}<|im_end|>`;
   const ids = encodeText(tok, text);
-  assert.ok(ids.includes(8904) && ids.includes(8905) && ids.includes(8909), 'special and tag tokens are single ids');
+  assert.ok(ids.includes(tinySpecialId('<|im_end|>')) && ids.includes(tinySpecialId('<tool_call>')) && ids.includes(tinySpecialId('<think>')), 'special and tag tokens are single ids');
   const decoded = decodeIds(tok, ids);
   assert.equal(decoded, text);
   const p = parseAssistantText(decoded);

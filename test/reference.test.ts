@@ -13,6 +13,7 @@ import { loadCheckpoint, type Checkpoint } from '../lib/model/checkpoint';
 import { parseConfig, ropeInvFreq } from '../lib/model/config';
 import { hfRopeInvFreq, referenceForward, type ReferenceResult } from '../lib/model/reference';
 import { parseSafetensors, readFloat32, type SafetensorsFile } from '../lib/model/safetensors';
+import { tinySpecialId } from './helpers/embeddedIds';
 
 const MODEL = 'public/models/kvscope-tiny';
 const FAMILIES = 'test/fixtures/families';
@@ -120,7 +121,7 @@ test('incremental: prefill, then +1 token, then +a chunk, equals one prefill (wi
 
 test('incremental: a past cache is not modified, so one prefix can be extended two ways', () => {
   const ckpt = tinyModel();
-  const pre = referenceForward(ckpt, [8903, 806, 198, 5483]);
+  const pre = referenceForward(ckpt, [tinySpecialId('<|im_start|>'), 806, 198, 5483]);
   const before = pre.cache.k.map((k) => k.slice());
   const a = referenceForward(ckpt, [4916], { past: pre.cache });
   const b = referenceForward(ckpt, [4916, 4842], { past: pre.cache });

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { argmax, distribution, greedySettings, HF_DEFAULT_SAMPLING, parseGenerationConfig, sampleToken, SamplingError, softmax, topTokens, topTokensFromLogits, type SamplingSettings } from '../lib/generate/sampling';
 import { Rng } from '../lib/util/rng';
+import { tinySpecialId } from './helpers/embeddedIds';
 
 const sampling = (over: Partial<SamplingSettings>): SamplingSettings => ({ doSample: true, temperature: 1, topK: 0, topP: 1, eosIds: [], ...over });
 
@@ -43,7 +44,7 @@ function hfReference(logits: ArrayLike<number>, s: SamplingSettings): Float64Arr
 test('parseGenerationConfig: the embedded model, defaults, text input, and clear errors', () => {
   const text = readFileSync('public/models/kvscope-tiny/generation_config.json', 'utf8');
   const tiny = parseGenerationConfig(JSON.parse(text));
-  assert.deepEqual(tiny, { doSample: true, temperature: 0.6, topK: 20, topP: 0.95, eosIds: [8904, 8902] });
+  assert.deepEqual(tiny, { doSample: true, temperature: 0.6, topK: 20, topP: 0.95, eosIds: [tinySpecialId('<|im_end|>'), tinySpecialId('<|endoftext|>')] });
   assert.deepEqual(parseGenerationConfig(text), tiny);
   assert.deepEqual(parseGenerationConfig(undefined), { ...HF_DEFAULT_SAMPLING });
   assert.deepEqual(parseGenerationConfig({}), { doSample: false, temperature: 1, topK: 50, topP: 1, eosIds: [] });

@@ -7,12 +7,12 @@ import os
 from shipped import model_dir
 
 DESCRIPTIONS = {
-    "kvscope-tiny": "Default. A tiny Qwen3-architecture agent model trained from scratch on synthetic tool-use trajectories and, first, on synthetic copy rows (random token spans repeated later); its attention comes from ordinary language-model training only: a next-token loss, never a loss on attention.",
+    "kvscope-tiny": "Default. A tiny Qwen3-architecture agent model trained from scratch on synthetic tool-use trajectories whose names, cities and file names are fresh in every example, so a tool call can only get them right by copying them from its context; its attention comes from ordinary language-model training only: a next-token loss, never a loss on attention.",
     "kvscope-tiny-sink": "ENGINEERED sink. Same data and recipe as kvscope-tiny, plus a loss that pulled last-layer attention onto the first token (at every query) for the first half of its training on the corpus, then was removed. For the attention-sink lessons.",
 }
 # The app shows this line when its interface is in Chinese.
 DESCRIPTIONS_ZH = {
-    "kvscope-tiny": "默认模型。先在合成的复制行（随机 token 片段在后文重复）上、再在合成的工具调用轨迹上从零训练的微型 Qwen3 架构智能体模型；它的注意力完全来自普通的语言模型训练：只有下一个 token 的损失，没有任何针对注意力的损失。",
+    "kvscope-tiny": "默认模型。在合成的工具调用轨迹上从零训练的微型 Qwen3 架构智能体模型；轨迹中的公司名、城市和文件名每个样本都是新造的，工具调用只有从上下文复制才能写对；它的注意力完全来自普通的语言模型训练：只有下一个 token 的损失，没有任何针对注意力的损失。",
     "kvscope-tiny-sink": "人为植入的注意力汇（sink）。数据和训练方法与 kvscope-tiny 相同，另加一个损失项，在语料训练的前半程把最后一层（每个查询位置）的注意力拉向第一个 token，随后移除。用于注意力汇的课程。",
 }
 
