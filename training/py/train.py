@@ -27,8 +27,8 @@ RUNS = os.path.join(HERE, "..", "runs")
 
 HYPER = dict(
     # Issue 18, run 8: 4,096-token corpus batches from the first step, with the loss on tool-call argument values
-    # weighted 5x (arg_weight below) and no copy rows (copy_rows_tokens 0), 2,400 steps. Run 7's copy-only phase
-    # formed a copy circuit on its synthetic rows that names in the corpus never used (training/README, runs 7-8).
+    # weighted 5x (arg_weight below) and no copy rows (copy_rows_tokens 0), 2,400 steps. Run 7's copy rows formed
+    # a copy circuit (in its corpus phase) that no name in the tasks used (training/README, runs 7-8).
     # lr 3e-3 as in the copy lab and the pilots.
     steps=2400, token_budget=4096, lr=3e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
     grad_clip=1.0, seed=1234, qk_gain_lr_scale=10.0,
