@@ -8,6 +8,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+# Query rows per attention chunk when no probabilities are read out (Attention.forward).
+ATTN_CHUNK = 256
+
 
 @dataclass
 class Config:
@@ -67,9 +70,10 @@ class Attention(nn.Module):
         self.q_norm = RMSNorm(c.head_dim, c.rms_norm_eps)
         self.k_norm = RMSNorm(c.head_dim, c.rms_norm_eps)
 
-    def forward(self, x, cos, sin, mask, past=None):
+    def forward(self, x, cos, sin, mask, past=None, need_probs=True):
         """x: [B, T, D]; mask: additive [B or 1, 1, T, S]; past: (k, v) each [B, KV, P, hd].
-        Returns output, attention probabilities [B, H, T, S], and the new (k, v) with the past."""
+        Returns output, attention probabilities [B, H, T, S] (None unless need_probs) and the new (k, v) with
+        the past."""
         c = self.c
         B, T, _ = x.shape
         q = self.q_norm(self.q_proj(x).view(B, T, c.num_attention_heads, c.head_dim)).transpose(1, 2)
@@ -83,10 +87,25 @@ class Attention(nn.Module):
         rep = c.num_attention_heads // c.num_key_value_heads
         kr = k.repeat_interleave(rep, dim=1)
         vr = v.repeat_interleave(rep, dim=1)
-        scores = torch.matmul(q, kr.transpose(-1, -2)) / math.sqrt(c.head_dim) + mask
-        probs = torch.softmax(scores if q.dtype == torch.float64 else scores.float(), dim=-1).to(q.dtype)
-        out = torch.matmul(probs, vr).transpose(1, 2).reshape(B, T, -1)
-        return self.o_proj(out), probs, (k, v)
+        P = kr.shape[2] - T
+        if need_probs or T < 2 * ATTN_CHUNK:
+            probs = self._probs(q, kr, mask)
+            out = torch.matmul(probs, vr)
+        else:
+            # Training without read-outs: query chunks attend only to the keys up to their last query, which skips
+            # the masked upper triangle (~40 % of the attention's work on long batches; same result, see
+            # test_model_chunked_attention.py).
+            outs = []
+            for s in range(0, T, ATTN_CHUNK):
+                e = min(T, s + ATTN_CHUNK)
+                p = self._probs(q[:, :, s:e], kr[:, :, :P + e], mask[:, :, s:e, :P + e])
+                outs.append(torch.matmul(p, vr[:, :, :P + e]))
+            out, probs = torch.cat(outs, dim=2), None
+        return self.o_proj(out.transpose(1, 2).reshape(B, T, -1)), probs, (k, v)
+
+    def _probs(self, q, k, mask):
+        scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(self.c.head_dim) + mask
+        return torch.softmax(scores if q.dtype == torch.float64 else scores.float(), dim=-1).to(q.dtype)
 
 
 class MLP(nn.Module):
@@ -108,8 +127,8 @@ class Layer(nn.Module):
         self.post_attention_layernorm = RMSNorm(c.hidden_size, c.rms_norm_eps)
         self.mlp = MLP(c)
 
-    def forward(self, x, cos, sin, mask, past=None):
-        a, probs, kv = self.self_attn(self.input_layernorm(x), cos, sin, mask, past)
+    def forward(self, x, cos, sin, mask, past=None, need_probs=True):
+        a, probs, kv = self.self_attn(self.input_layernorm(x), cos, sin, mask, past, need_probs)
         x = x + a
         x = x + self.mlp(self.post_attention_layernorm(x))
         return x, probs, kv
@@ -158,7 +177,7 @@ class Qwen3(nn.Module):
         x = self.model.embed_tokens(ids)
         attns, kvs = [], []
         for i, layer in enumerate(self.model.layers):
-            x, probs, kv = layer(x, cos, sin, mask, None if past is None else past[i])
+            x, probs, kv = layer(x, cos, sin, mask, None if past is None else past[i], need_attn)
             attns.append(probs if need_attn else None)
             kvs.append(kv)
         x = self.model.norm(x if logits_at is None else x[logits_at])
