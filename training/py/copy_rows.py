@@ -80,3 +80,79 @@ def copy_accuracy(model, ids, mask):
         at[:, :-1] = mask[:, 1:]
         logits, _, _ = model(ids, logits_at=at)
     return float((logits.argmax(-1) == ids[:, 1:][mask[:, 1:]]).float().mean())
+
+
+def far_copy_rows(rng, gen, n, seq, lo, hi, span_max, near_share=0.3, near_max=60, twins=(), twin_share=0.0,
+                  swap_share=0.5):
+    """n rows of seq random ids in which, after a first stretch of random ids, spans of 3..span_max tokens are
+    copied from anywhere earlier in the row: a share near_share from at most near_max tokens before, the rest from
+    any distance back to the row's start. In the corpus a name repeats hundreds of tokens after it first appears,
+    and a circuit trained on copy_rows' short distances copies at short distances only (p9c after 1,000 steps:
+    repeat accuracy 0.96 with gaps <= 60, 0.30 with gaps <= 400; training/README item 9). Twins as in copy_rows,
+    applied only where the source span's first token is neither a copy nor read by an earlier copy (changing it
+    would break that copy). Returns ids [n, seq], the loss mask
+    (a copy's tokens after its first), which rows are copy rows (all) and, per masked target, how far back its
+    source is [n, seq] (0 elsewhere)."""
+    ids = torch.randint(lo, hi, (n, seq), generator=gen)
+    mask = torch.zeros(n, seq, dtype=torch.bool)
+    dist = torch.zeros(n, seq, dtype=torch.long)
+    for b in range(n):
+        copied = torch.zeros(seq, dtype=torch.bool)
+        read = torch.zeros(seq, dtype=torch.bool)
+        p = rng.randint(span_max, 4 * span_max)
+        while True:
+            span = rng.randint(3, span_max)
+            if p + span > seq:
+                break
+            lo_src = max(0, p - span - near_max) if rng.random() < near_share else 0
+            src = rng.randint(lo_src, p - span)
+            ids[b, p:p + span] = ids[b, src:src + span].clone()
+            if twin_share and twins and not copied[src] and not read[src] and rng.random() < twin_share:
+                pair = twins[rng.randrange(len(twins))]
+                first = rng.randrange(2)
+                ids[b, src] = pair[first]
+                ids[b, p] = pair[1 - first] if rng.random() < swap_share else pair[first]
+            mask[b, p + 1:p + span] = True
+            dist[b, p + 1:p + span] = p - src
+            copied[p:p + span] = True
+            read[src:src + span] = True
+            p += span + rng.randint(0, 10)
+    return ids, mask, torch.ones(n, dtype=torch.bool), dist
+
+
+def text_copy_rows(rng, gen, texts, n_tokens, lo, hi, span_max, every=32, max_len=1024, twins=(), twin_share=0.0,
+                   swap_share=0.5):
+    """Rows of real training text (each a sequence's first max_len tokens, so it opens with the template's
+    <|im_start|>) with spans of 3..span_max random ids from [lo, hi) inserted twice each, once per `every` text
+    tokens, the second copy anywhere after the first, until the rows hold about n_tokens tokens. A circuit learned
+    on rows of random ids alone was not used in text: p9d's layer-0 previous-token head (0.96 on copy rows)
+    attended to the previous token ~0.00-0.2 inside a repeated city name (training/README item 9). Twins as in
+    copy_rows. Returns a list of (ids [T], loss mask [T]: a second copy's tokens after its first)."""
+    rows, total = [], 0
+    while total < n_tokens:
+        text = texts[rng.randrange(len(texts))][0][:max_len].tolist()
+        m = max(1, len(text) // every)
+        inserts = {}  # text position -> spans inserted before it, in order
+        for _ in range(m):
+            span = torch.randint(lo, hi, (rng.randint(3, span_max),), generator=gen).tolist()
+            again = list(span)
+            if twin_share and twins and rng.random() < twin_share:
+                pair = twins[rng.randrange(len(twins))]
+                first = rng.randrange(2)
+                span[0] = pair[first]
+                again[0] = pair[1 - first] if rng.random() < swap_share else pair[first]
+            a = rng.randint(1, len(text) - 1)
+            b = rng.randint(a, len(text))
+            inserts.setdefault(a, []).append((span, False))
+            inserts.setdefault(b, []).append((again, True))
+        ids, mask = [], []
+        for i in range(len(text) + 1):
+            for piece, is_repeat in inserts.get(i, []):
+                ids += piece
+                mask += [False] + [is_repeat] * (len(piece) - 1)
+            if i < len(text):
+                ids.append(text[i])
+                mask.append(False)
+        rows.append((torch.tensor(ids), torch.tensor(mask)))
+        total += len(ids)
+    return rows

@@ -17,7 +17,7 @@ import torch
 import torch.nn.functional as F
 
 from arg_values import ArgValues
-from copy_rows import attention_scores, copy_accuracy, copy_rows
+from copy_rows import attention_scores, copy_accuracy, copy_rows, far_copy_rows, text_copy_rows
 from data import DATA, batches, collate, load_json, load_split
 from model import Config, Qwen3
 from tokens import Vocab
@@ -56,6 +56,16 @@ HYPER = dict(
     # spacing ("Z" <-> " Z", letter_swap_table) half the time, as a name does between prose and JSON.
     copy_rows_tokens=0, copy_only_steps=0, copy_only_until=0.9, copy_rows_tokens_late=2048, copy_weight=1.0,
     copy_twins=0.25, copy_seq=128, copy_ids=(300, 8800), copy_span_max=16, copy_gap_max=60,
+    # Far copy rows (issue 18, item 9): copy_far_tokens tokens per step of copy_rows.far_copy_rows (rows of
+    # copy_far_seq tokens whose spans are copied from anywhere earlier in the row, a share copy_far_near from at most
+    # 60 tokens back), the loss on their repeats weighted copy_weight; 0 = off. Names repeat hundreds of tokens back,
+    # and a circuit learned on copy_rows' short distances does not reach them.
+    copy_far_tokens=0, copy_far_seq=1024, copy_far_near=0.2,
+    # Text copy rows (item 9): about copy_text_tokens tokens per step of copy_rows.text_copy_rows (training sequences,
+    # cut to copy_text_max tokens, with random-id spans inserted twice, one pair per copy_text_every text tokens), the
+    # loss on the second copies weighted copy_weight; 0 = off. A circuit learned on random rows alone was not used
+    # in text.
+    copy_text_tokens=0, copy_text_every=32, copy_text_max=1024,
     # Issue 18, run 8: the loss on the string values of tool-call arguments (arg_values.py: the company, city,
     # timezone, file name the call must copy from its context) weighted arg_weight times the other tokens' in
     # corpus batches; 1.0 = plain language-model loss. The logged "loss" stays the plain mean.
@@ -176,7 +186,7 @@ def induction_probe(model, ids):
     return round(float((pred == ids[:, s + 1:]).float().mean()), 4)
 
 
-def copy_diagnostics(h, twins):
+def copy_diagnostics(h, twins, val):
     """For runs with copy rows: a function of the model giving, on fixed copy rows of the trained id range, of
     ids it never sees in copy rows, and of those ids with every span opening with a letter in one spacing and
     repeating with it in the other (the name case), the repeat accuracy and each layer's best previous-token
@@ -189,9 +199,20 @@ def copy_diagnostics(h, twins):
             for k, ((lo, hi), share) in sets.items()}
 
     letters = torch.tensor(sorted({t for pair in twins for t in pair}))
+    # Far rows (far_copy_rows, 1,024 tokens, other ids, a third of the spans swapping a letter's spacing): repeat
+    # accuracy by how far back the source is — names in the corpus repeat hundreds of tokens back.
+    f_ids, f_mask, _, f_dist = far_copy_rows(rng, gen, 8, 1024, 1000, 8800, h["copy_span_max"], near_share=0.2,
+                                             twins=twins, twin_share=0.33, swap_share=1.0)
+    far_bands = {"le60": (1, 60), "61_400": (61, 400), "gt400": (401, 10 ** 6)}
+    # Text rows (text_copy_rows on validation sequences, other ids): repeat accuracy inside real text.
+    t_rows = text_copy_rows(rng, gen, val, 4096, 1000, 8800, h["copy_span_max"], twins=twins, twin_share=0.33,
+                            swap_share=1.0)
 
     def measure(model):
-        out = {}
+        out = {"far": {k: round(copy_accuracy(model, f_ids, f_mask & (f_dist >= a) & (f_dist <= b)), 3)
+                       for k, (a, b) in far_bands.items()},
+               "text": round(sum(copy_accuracy(model, i[None], m[None]) * int(m.sum()) for i, m in t_rows)
+                             / max(1, sum(int(m.sum()) for _, m in t_rows)), 3)}
         for k, (ids, mask, copy_row) in rows.items():
             prev, ind = attention_scores(model, ids, mask, copy_row)
             out[k] = {"acc": round(copy_accuracy(model, ids, mask), 3), "prev_token": [round(float(x), 2) for x in prev],
@@ -215,12 +236,22 @@ def arg_weight_mask(arg_masks, idx, shape):
     return out
 
 
+# HYPER entries added after runs whose logs and states are kept, with the value that reproduces those runs: a
+# saved HYPER without them is read as having them so (run 8's finished runs and p9c's states stay valid).
+ADDED_LATER = dict(copy_far_tokens=0, copy_far_seq=1024, copy_far_near=0.2, copy_text_tokens=0, copy_text_every=32,
+                   copy_text_max=1024)
+
+
+def with_added(saved):
+    return {**ADDED_LATER, **saved}
+
+
 def finished_hyper(path):
     """The HYPER of the run whose train_log.json this is, as JSON (compare with as_json(h)); None unless the run
     ran all its steps (a --stop-at run did not)."""
     with open(path) as f:
         log = json.load(f)
-    return log["hyper"] if log.get("finished") else None
+    return with_added(log["hyper"]) if log.get("finished") else None
 
 
 def as_json(x):
@@ -274,8 +305,10 @@ def main():
     probe_ids = induction_rows(load_split("val"), bos)
     swap = letter_swap_table(vocab)
     copy_rng, copy_gen = random.Random(h["seed"] + 2), torch.Generator().manual_seed(h["seed"] + 2)
+    far_rng, far_gen = random.Random(h["seed"] + 3), torch.Generator().manual_seed(h["seed"] + 3)
+    text_rng, text_gen = random.Random(h["seed"] + 4), torch.Generator().manual_seed(h["seed"] + 4)
     twins = sorted((a, b) for a, b in swap.items() if a < b)
-    copy_diag = copy_diagnostics(h, twins) if h["copy_rows_tokens"] else None
+    copy_diag = copy_diagnostics(h, twins, load_split("val")) if h["copy_rows_tokens"] else None
     opt = optimizer(model, h)
     out_dir = os.path.join(RUNS, args.name)
     os.makedirs(out_dir, exist_ok=True)
@@ -295,7 +328,7 @@ def main():
     state_path = os.path.join(out_dir, "state.pt")
     if args.resume:
         done = os.path.join(out_dir, "copy_phase.pt" if args.copy_phase_only else "train_log.json")
-        if os.path.exists(done) and as_json(torch.load(done)["hyper"] if args.copy_phase_only else finished_hyper(done)) == as_json(h):
+        if os.path.exists(done) and as_json(with_added(torch.load(done)["hyper"]) if args.copy_phase_only else finished_hyper(done)) == as_json(h):
             print(f"{args.name}: already trained ({done})", flush=True)
             return
 
@@ -303,12 +336,14 @@ def main():
         """Everything the loop carries, so that going on from it gives the same run (training/README)."""
         return {"model": model.state_dict(), "opt": opt.state_dict(), "step": next_step, "copy_end": copy_end, "formed": formed,
                 "hyper": h, "seed_sink": args.seed_sink, "rng": rng.getstate(), "drill_rng": drill_rng.getstate(),
-                "copy_rng": copy_rng.getstate(), "copy_gen": copy_gen.get_state(), "torch_rng": torch.get_rng_state(),
+                "copy_rng": copy_rng.getstate(), "copy_gen": copy_gen.get_state(),
+                "far_rng": far_rng.getstate(), "far_gen": far_gen.get_state(),
+                "text_rng": text_rng.getstate(), "text_gen": text_gen.get_state(), "torch_rng": torch.get_rng_state(),
                 "queue": queue, "tokens_seen": tokens_seen, "log": log, "seconds": round(before + time.time() - t0, 1)}
 
     def restore(path):
         snap = torch.load(path)
-        if snap["hyper"] != h:
+        if with_added(snap["hyper"]) != h:
             raise SystemExit(f"{path} was trained with other HYPER settings")
         model.load_state_dict(snap["model"])
         opt.load_state_dict(snap["opt"])
@@ -316,6 +351,12 @@ def main():
         drill_rng.setstate(snap["drill_rng"])
         copy_rng.setstate(snap["copy_rng"])
         copy_gen.set_state(snap["copy_gen"])
+        if "far_rng" in snap:  # states saved before far rows existed have none (and drew none)
+            far_rng.setstate(snap["far_rng"])
+            far_gen.set_state(snap["far_gen"])
+        if "text_rng" in snap:
+            text_rng.setstate(snap["text_rng"])
+            text_gen.set_state(snap["text_gen"])
         torch.set_rng_state(snap["torch_rng"])
         return snap
 
@@ -393,6 +434,29 @@ def main():
             c_logits, _, _ = model(c_ids, logits_at=at)
             copy_loss = F.cross_entropy(c_logits, c_ids[:, 1:][c_mask[:, 1:]])
             loss = loss + h["copy_weight"] * copy_loss
+        far_loss = None
+        if h["copy_far_tokens"]:
+            f_ids, f_mask, _, _ = far_copy_rows(far_rng, far_gen, max(1, h["copy_far_tokens"] // h["copy_far_seq"]),
+                                                h["copy_far_seq"], *h["copy_ids"], h["copy_span_max"],
+                                                near_share=h["copy_far_near"], twins=twins, twin_share=h["copy_twins"])
+            at = torch.zeros_like(f_mask)
+            at[:, :-1] = f_mask[:, 1:]
+            f_logits, _, _ = model(f_ids, logits_at=at)
+            far_loss = F.cross_entropy(f_logits, f_ids[:, 1:][f_mask[:, 1:]])
+            loss = loss + h["copy_weight"] * far_loss
+        text_loss = None
+        if h["copy_text_tokens"]:
+            t_sum, t_n = 0.0, 0
+            for t_ids, t_mask in text_copy_rows(text_rng, text_gen, train, h["copy_text_tokens"], *h["copy_ids"],
+                                                h["copy_span_max"], every=h["copy_text_every"],
+                                                max_len=h["copy_text_max"], twins=twins, twin_share=h["copy_twins"]):
+                at = torch.zeros_like(t_mask)
+                at[:-1] = t_mask[1:]
+                t_logits, _, _ = model(t_ids[None], logits_at=at[None])
+                t_sum = t_sum + F.cross_entropy(t_logits, t_ids[1:][t_mask[1:]], reduction="sum")
+                t_n += int(t_mask.sum())
+            text_loss = t_sum / max(1, t_n)
+            loss = loss + h["copy_weight"] * text_loss
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), h["grad_clip"])
@@ -407,6 +471,10 @@ def main():
             if copy_loss is not None:
                 rec["copy_loss"] = round(copy_loss.item(), 4)
                 rec["copy_tokens"] = n_copy
+            if far_loss is not None:
+                rec["far_loss"] = round(far_loss.item(), 4)
+            if text_loss is not None:
+                rec["text_loss"] = round(float(text_loss), 4)
             log["steps"].append(rec)
             print(json.dumps(rec), f"{tokens_seen / el:.0f} corpus tok/s", flush=True)
         if step % 50 == 49:
