@@ -24,7 +24,7 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from copy_rows import attention_scores, copy_rows, prev_token_scores
+from copy_rows import attention_scores, copy_rows, prev_token_scores, repeat_logits
 from model import Config, Qwen3
 from train import HYPER, optimizer
 
@@ -138,10 +138,7 @@ def main():
             g["lr"] = a.lr * min(1.0, (step + 1) / 50) * g.get("lr_scale", 1.0)
         ids, mask, copy_row = copy_rows(rng, a.gen, a.tokens // a.seq, a.seq, *a.vocab, a.span_max, a.gap_max,
                                         a.skip, perm)
-        at = torch.zeros_like(mask)
-        at[:, :-1] = mask[:, 1:]  # logits only where a loss is taken (same loss, a fraction of the cost)
-        logits, _, _ = model(ids, logits_at=at)
-        tgt = ids[:, 1:][mask[:, 1:]]
+        logits, tgt = repeat_logits(model, ids, mask)
         loss = F.cross_entropy(logits, tgt)
         opt.zero_grad(set_to_none=True)
         loss.backward()

@@ -17,6 +17,14 @@ first copy (1.0 = a perfect induction head, ~1/T = none)."""
 import torch
 
 
+def twin_opening(rng, twins, swap_share):
+    """A twin pair's ids for a span's first token and its repeat's: one of the pair, then the other (swap_share
+    of the time) or the same."""
+    pair = twins[rng.randrange(len(twins))]
+    first = rng.randrange(2)
+    return pair[first], pair[1 - first] if rng.random() < swap_share else pair[first]
+
+
 def copy_rows(rng, gen, n, seq, lo, hi, span_max, gap_max, skip=0.0, perm=None, twins=(), twin_share=0.0,
               swap_share=0.5):
     """n rows of seq tokens: the first int(n * skip) are skip rows (perm required), the rest copy rows.
@@ -42,10 +50,7 @@ def copy_rows(rng, gen, n, seq, lo, hi, span_max, gap_max, skip=0.0, perm=None, 
             second = p + span + gap
             ids[b, second:second + span] = ids[b, p:p + span]
             if twin_share and twins and rng.random() < twin_share:
-                pair = twins[rng.randrange(len(twins))]
-                first = rng.randrange(2)
-                ids[b, p] = pair[first]
-                ids[b, second] = pair[1 - first] if rng.random() < swap_share else pair[first]
+                ids[b, p], ids[b, second] = twin_opening(rng, twins, swap_share)
             mask[b, second + 1:second + span] = True
             p = second + span + rng.randint(0, 10)
     return ids, mask, copy_row
@@ -73,13 +78,20 @@ def attention_scores(model, ids, mask, copy_row):
     return prev.max(1).values, (ind / max(1, n)).max(1).values
 
 
+def repeat_logits(model, ids, mask):
+    """Logits at the positions that predict the masked tokens of rows ids [B, T], and those tokens: logits only
+    where a loss is taken (the same loss at a fraction of the unembedding's cost)."""
+    at = torch.zeros_like(mask)
+    at[:, :-1] = mask[:, 1:]
+    logits, _, _ = model(ids, logits_at=at)
+    return logits, ids[:, 1:][mask[:, 1:]]
+
+
 def copy_accuracy(model, ids, mask):
     """Top-1 accuracy on the masked (predictable) tokens of copy rows (pass a narrower mask for a subset)."""
     with torch.no_grad():
-        at = torch.zeros_like(mask)
-        at[:, :-1] = mask[:, 1:]
-        logits, _, _ = model(ids, logits_at=at)
-    return float((logits.argmax(-1) == ids[:, 1:][mask[:, 1:]]).float().mean())
+        logits, tgt = repeat_logits(model, ids, mask)
+    return float((logits.argmax(-1) == tgt).float().mean())
 
 
 def far_copy_rows(rng, gen, n, seq, lo, hi, span_max, near_share=0.3, near_max=60, twins=(), twin_share=0.0,
@@ -108,10 +120,7 @@ def far_copy_rows(rng, gen, n, seq, lo, hi, span_max, near_share=0.3, near_max=6
             src = rng.randint(lo_src, p - span)
             ids[b, p:p + span] = ids[b, src:src + span].clone()
             if twin_share and twins and not copied[src] and not read[src] and rng.random() < twin_share:
-                pair = twins[rng.randrange(len(twins))]
-                first = rng.randrange(2)
-                ids[b, src] = pair[first]
-                ids[b, p] = pair[1 - first] if rng.random() < swap_share else pair[first]
+                ids[b, src], ids[b, p] = twin_opening(rng, twins, swap_share)
             mask[b, p + 1:p + span] = True
             dist[b, p + 1:p + span] = p - src
             copied[p:p + span] = True
@@ -137,10 +146,7 @@ def text_copy_rows(rng, gen, texts, n_tokens, lo, hi, span_max, every=32, max_le
             span = torch.randint(lo, hi, (rng.randint(3, span_max),), generator=gen).tolist()
             again = list(span)
             if twin_share and twins and rng.random() < twin_share:
-                pair = twins[rng.randrange(len(twins))]
-                first = rng.randrange(2)
-                span[0] = pair[first]
-                again[0] = pair[1 - first] if rng.random() < swap_share else pair[first]
+                span[0], again[0] = twin_opening(rng, twins, swap_share)
             a = rng.randint(1, len(text) - 1)
             b = rng.randint(a, len(text))
             inserts.setdefault(a, []).append((span, False))

@@ -94,7 +94,7 @@ class Attention(nn.Module):
         else:
             # Training without read-outs: query chunks attend only to the keys up to their last query, which skips
             # the masked upper triangle (~40 % of the attention's work on long batches; same result, see
-            # test_model_chunked_attention.py).
+            # test/trainingAttention.test.ts).
             outs = []
             for s in range(0, T, ATTN_CHUNK):
                 e = min(T, s + ATTN_CHUNK)

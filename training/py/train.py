@@ -17,7 +17,7 @@ import torch
 import torch.nn.functional as F
 
 from arg_values import ArgValues
-from copy_rows import attention_scores, copy_accuracy, copy_rows, far_copy_rows, text_copy_rows
+from copy_rows import attention_scores, copy_accuracy, copy_rows, far_copy_rows, repeat_logits, text_copy_rows
 from data import DATA, batches, collate, load_json, load_split
 from model import Config, Qwen3
 from tokens import Vocab
@@ -429,20 +429,14 @@ def main():
             c_ids, c_mask, _ = copy_rows(copy_rng, copy_gen, n_copy // h["copy_seq"], h["copy_seq"],
                                          *h["copy_ids"], h["copy_span_max"], h["copy_gap_max"], twins=twins,
                                          twin_share=h["copy_twins"])
-            at = torch.zeros_like(c_mask)
-            at[:, :-1] = c_mask[:, 1:]
-            c_logits, _, _ = model(c_ids, logits_at=at)
-            copy_loss = F.cross_entropy(c_logits, c_ids[:, 1:][c_mask[:, 1:]])
+            copy_loss = F.cross_entropy(*repeat_logits(model, c_ids, c_mask))
             loss = loss + h["copy_weight"] * copy_loss
         far_loss = None
         if h["copy_far_tokens"]:
             f_ids, f_mask, _, _ = far_copy_rows(far_rng, far_gen, max(1, h["copy_far_tokens"] // h["copy_far_seq"]),
                                                 h["copy_far_seq"], *h["copy_ids"], h["copy_span_max"],
                                                 near_share=h["copy_far_near"], twins=twins, twin_share=h["copy_twins"])
-            at = torch.zeros_like(f_mask)
-            at[:, :-1] = f_mask[:, 1:]
-            f_logits, _, _ = model(f_ids, logits_at=at)
-            far_loss = F.cross_entropy(f_logits, f_ids[:, 1:][f_mask[:, 1:]])
+            far_loss = F.cross_entropy(*repeat_logits(model, f_ids, f_mask))
             loss = loss + h["copy_weight"] * far_loss
         text_loss = None
         if h["copy_text_tokens"]:
@@ -450,10 +444,7 @@ def main():
             for t_ids, t_mask in text_copy_rows(text_rng, text_gen, train, h["copy_text_tokens"], *h["copy_ids"],
                                                 h["copy_span_max"], every=h["copy_text_every"],
                                                 max_len=h["copy_text_max"], twins=twins, twin_share=h["copy_twins"]):
-                at = torch.zeros_like(t_mask)
-                at[:-1] = t_mask[1:]
-                t_logits, _, _ = model(t_ids[None], logits_at=at[None])
-                t_sum = t_sum + F.cross_entropy(t_logits, t_ids[1:][t_mask[1:]], reduction="sum")
+                t_sum = t_sum + F.cross_entropy(*repeat_logits(model, t_ids[None], t_mask[None]), reduction="sum")
                 t_n += int(t_mask.sum())
             text_loss = t_sum / max(1, t_n)
             loss = loss + h["copy_weight"] * text_loss
