@@ -13,13 +13,12 @@ import { nodeOrt } from '../lib/cli/ort';
 import { EngineSession } from '../lib/engine/session';
 import { parseKvscopeAttention } from '../lib/io/attention/index';
 import { createTokenizer, encodeText } from '../lib/prompt/tokenizer';
+import { PY, pythonLacks } from './helpers/python';
 
-const PY = process.env.KVSCOPE_TEST_PY ?? '/usr/bin/python3'; // override only to exercise the skip path
 /** Max |exporter − engine| per cell, float32 PyTorch vs ONNX Runtime on the same fp16-stored weights. */
 const TOL = 1e-5; // measured: about 1.2e-6
 
-const torchCheck = spawnSync(PY, ['-c', 'import torch, numpy'], { encoding: 'utf8' });
-const noTorch = torchCheck.error ? `${PY} not runnable (${torchCheck.error.message})` : torchCheck.status !== 0 ? `${PY} lacks torch/numpy (${torchCheck.stderr.trim().split('\n').pop()})` : null;
+const noTorch = pythonLacks('torch, numpy');
 
 const DRIVER = `
 import json, sys, torch

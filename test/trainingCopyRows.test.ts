@@ -4,10 +4,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
+import { PY, pythonLacks } from './helpers/python';
 
-const PY = process.env.KVSCOPE_TEST_PY ?? '/usr/bin/python3';
-const torchCheck = spawnSync(PY, ['-c', 'import torch'], { encoding: 'utf8' });
-const noTorch = torchCheck.error ? `${PY} not runnable (${torchCheck.error.message})` : torchCheck.status !== 0 ? `${PY} lacks torch` : null;
+const noTorch = pythonLacks('torch');
 
 const DRIVER = `
 import json, random, sys, torch

@@ -302,13 +302,14 @@ def main():
         values = ArgValues(Vocab.load())
         arg_masks = [values.mask(x) for x, _ in train]
     bos = vocab["special"]["<|im_start|>"]
-    probe_ids = induction_rows(load_split("val"), bos)
+    val = load_split("val")
+    probe_ids = induction_rows(val, bos)
     swap = letter_swap_table(vocab)
     copy_rng, copy_gen = random.Random(h["seed"] + 2), torch.Generator().manual_seed(h["seed"] + 2)
     far_rng, far_gen = random.Random(h["seed"] + 3), torch.Generator().manual_seed(h["seed"] + 3)
     text_rng, text_gen = random.Random(h["seed"] + 4), torch.Generator().manual_seed(h["seed"] + 4)
     twins = sorted((a, b) for a, b in swap.items() if a < b)
-    copy_diag = copy_diagnostics(h, twins, load_split("val")) if h["copy_rows_tokens"] else None
+    copy_diag = copy_diagnostics(h, twins, val) if h["copy_rows_tokens"] else None
     opt = optimizer(model, h)
     out_dir = os.path.join(RUNS, args.name)
     os.makedirs(out_dir, exist_ok=True)
