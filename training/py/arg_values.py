@@ -6,12 +6,15 @@ and HYPER arg_weight weights their loss (training/README, run 8). Found from the
 Qwen3 template writes a call:
   <tool_call> {"name": "f", "arguments": {"key": "value", "n": 3}} </tool_call>
 A value's tokens run from the token after `": "` (or the rest of a merged `␣"*.`) to the token holding its
-closing quote, which is marked too when it carries text before the quote (`.",`)."""
+closing quote, which is marked too when it carries text before the quote (`.",`) — or always, with_close: the
+closing quote is what ends a copy, and a model whose loss skipped it went on copying ("Tkelkelkel", training/README
+item 9)."""
 import numpy as np
 
 
 class ArgValues:
-    def __init__(self, vocab):
+    def __init__(self, vocab, with_close=False):
+        self.with_close = with_close
         t = vocab.tokens
         self.call, self.end = vocab.special["<tool_call>"], vocab.special["</tool_call>"]
         self.arguments = t.index("arguments")
@@ -36,7 +39,7 @@ class ArgValues:
                 continue
             if in_value:
                 if tok in self.closes:
-                    out[i] = self.closes[tok]  # text before the closing quote
+                    out[i] = self.with_close or self.closes[tok]  # text before the closing quote
                     in_value = False
                 else:
                     out[i] = True

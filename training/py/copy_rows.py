@@ -162,3 +162,35 @@ def text_copy_rows(rng, gen, texts, n_tokens, lo, hi, span_max, every=32, max_le
         rows.append((torch.tensor(ids), torch.tensor(mask)))
         total += len(ids)
     return rows
+
+
+def inline_copies(rng, gen, text, lo, hi, span_max, every=64, near_share=0.5, near_max=60, twins=(), twin_share=0.0,
+                  swap_share=0.5):
+    """One corpus sequence (1-D int array) with spans of 3..span_max random ids from [lo, hi) inserted twice, one
+    pair per `every` text tokens, the second copy near_share of the time at most near_max text tokens after the
+    first, else anywhere after it. The recipe's corpus batches themselves carry the copies (training/README item
+    10): text copy rows beside each batch taught names to copy (item 9) but cost a second forward pass per step.
+    Twins as in copy_rows. Returns (ids [T'] long, orig [T'] long: the text token's index in `text`, -1 for an
+    inserted one, repeat [T'] bool: a second copy's tokens after its first — the only predictable inserted ones)."""
+    n = len(text)
+    inserts = {}  # text position -> spans inserted before it, in order
+    for _ in range(max(1, n // every) if n > 2 else 0):
+        span = torch.randint(lo, hi, (rng.randint(3, span_max),), generator=gen).tolist()
+        again = list(span)
+        if twin_share and twins and rng.random() < twin_share:
+            span[0], again[0] = twin_opening(rng, twins, swap_share)
+        a = rng.randint(1, n - 1)
+        b = min(n, a + rng.randint(0, near_max)) if rng.random() < near_share else rng.randint(a, n)
+        inserts.setdefault(a, []).append((span, False))
+        inserts.setdefault(b, []).append((again, True))
+    ids, orig, repeat = [], [], []
+    for i in range(n + 1):
+        for piece, is_repeat in inserts.get(i, []):
+            ids += piece
+            orig += [-1] * len(piece)
+            repeat += [False] + [is_repeat] * (len(piece) - 1)
+        if i < n:
+            ids.append(int(text[i]))
+            orig.append(i)
+            repeat.append(False)
+    return torch.tensor(ids), torch.tensor(orig), torch.tensor(repeat)

@@ -382,9 +382,9 @@ def canonical_sinks(model, vocab):
     return out
 
 
-def arg_share():
+def arg_share(with_close=False):
     """The share of training-corpus tokens that are tool-call argument values (arg_values.py), to 4 digits."""
-    values = ArgValues(Vocab.load())
+    values = ArgValues(Vocab.load(), with_close=with_close)
     seqs = load_split("train")
     return round(sum(int(values.mask(x).sum()) for x, _ in seqs) / sum(len(x) for x, _ in seqs), 4)
 
@@ -425,7 +425,12 @@ def main():
                      # run 8 on: the loss weight on tool-call argument values (train.py HYPER arg_weight; arg_values.py)
                      # and the share of corpus tokens it applies to
                      "arg_weight": log["hyper"].get("arg_weight", 1.0),
-                     "arg_share": arg_share() if log["hyper"].get("arg_weight", 1.0) != 1.0 else None},
+                     "arg_share": arg_share(log["hyper"].get("arg_close", False)) if log["hyper"].get("arg_weight", 1.0) != 1.0 else None,
+                     "arg_close": log["hyper"].get("arg_close", False),
+                     # item 10 on: random-id spans inserted twice into the corpus batches (train.py HYPER copy_inline_*)
+                     "copy_inline": {k: log["hyper"][k] for k in ("copy_inline_every", "copy_inline_span",
+                                                                  "copy_inline_near", "copy_inline_weight")}
+                     if log["hyper"].get("copy_inline_every") else None},
         "val_loss": val_loss(model, vocab.special["<|endoftext|>"], quick),
         "call_limit": call_limit(model, vocab, quick),
         "xfinity": canonical_xfinity(model, vocab),

@@ -17,7 +17,8 @@ import torch
 import torch.nn.functional as F
 
 from arg_values import ArgValues
-from copy_rows import attention_scores, copy_accuracy, copy_rows, far_copy_rows, repeat_logits, text_copy_rows
+from copy_rows import (attention_scores, copy_accuracy, copy_rows, far_copy_rows, inline_copies, repeat_logits,
+                       text_copy_rows)
 from data import DATA, batches, collate, load_json, load_split
 from model import Config, Qwen3
 from tokens import Vocab
@@ -26,11 +27,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RUNS = os.path.join(HERE, "..", "runs")
 
 HYPER = dict(
-    # Issue 18, run 8: 4,096-token corpus batches from the first step, with the loss on tool-call argument values
-    # weighted 5x (arg_weight below) and no copy rows (copy_rows_tokens 0), 2,400 steps. Run 7's copy rows formed
-    # a copy circuit (in its corpus phase) that no name in the tasks used (training/README, runs 7-8).
+    # Issue 18, run 9 (training/README item 10): run 8's 4,096-token corpus batches from the first step with the loss
+    # on tool-call argument values weighted 5x (arg_weight, now with their closing quotes: arg_close), plus random-id
+    # spans inserted twice into those batches' own sequences (copy_inline_*), 2,000 steps (2,400 took ~2.5 h).
+    # Run 7's copy rows formed a copy circuit that no name used; item 9's copies inside text carried one into names.
     # lr 3e-3 as in the copy lab and the pilots.
-    steps=2400, token_budget=4096, lr=3e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
+    steps=2000, token_budget=4096, lr=3e-3, min_lr_ratio=0.1, warmup=100, weight_decay=0.1, betas=(0.9, 0.95),
     grad_clip=1.0, seed=1234, qk_gain_lr_scale=10.0,
     # The seeded-sink variant only: pull last-layer attention onto position 0 for the first half of the corpus
     # steps, at every query q >= 16 (a per-query hinge, so long positions are held to the target too; issue 18).
@@ -70,6 +72,15 @@ HYPER = dict(
     # timezone, file name the call must copy from its context) weighted arg_weight times the other tokens' in
     # corpus batches; 1.0 = plain language-model loss. The logged "loss" stays the plain mean.
     arg_weight=5.0,
+    # arg_close: the token holding an argument value's closing quote counts as part of the value even when it holds
+    # no text before the quote (arg_values.py): it is what ends a copy.
+    arg_close=True,
+    # Inline copies (issue 18, item 10): spans of 3..copy_inline_span random ids from copy_ids inserted twice into the
+    # corpus batches' own sequences, one pair per copy_inline_every text tokens (0 = off), the second copy a share
+    # copy_inline_near of the time at most 60 text tokens after the first, else anywhere after it; the loss on the
+    # second copies (after their first token) weighted copy_inline_weight, the first copies out of the loss. One
+    # forward pass carries the language-model loss and the copy loss (copy_rows.inline_copies).
+    copy_inline_every=64, copy_inline_span=8, copy_inline_near=0.5, copy_inline_weight=5.0,
 )
 
 
@@ -236,10 +247,37 @@ def arg_weight_mask(arg_masks, idx, shape):
     return out
 
 
+def inline_batch(train, idx, arg_masks, pad_id, rng, gen, h, twins):
+    """A corpus batch with inline copies (HYPER copy_inline_*): ids and padding mask [rows, T], and per target
+    (ids[:, 1:]) the language-model weight (1, or arg_weight on an argument value; 0 on inserted tokens and padding)
+    and the repeat flag (1 on a second copy's tokens after its first)."""
+    rows = []
+    for i in idx:
+        x, orig, rep = inline_copies(rng, gen, train[i][0], *h["copy_ids"], h["copy_inline_span"],
+                                     every=h["copy_inline_every"], near_share=h["copy_inline_near"], twins=twins,
+                                     twin_share=h["copy_twins"])
+        w = (orig >= 0).float()
+        if arg_masks is not None:
+            on_arg = torch.from_numpy(arg_masks[i].astype(np.float32))[orig.clamp(min=0)] * w
+            w = w + (h["arg_weight"] - 1.0) * on_arg
+        rows.append((x, w, rep.float()))
+    T = max(len(x) for x, _, _ in rows)
+    ids = torch.full((len(rows), T), pad_id, dtype=torch.long)
+    mask = torch.zeros((len(rows), T), dtype=torch.bool)
+    w_text, w_rep = torch.zeros((len(rows), T - 1)), torch.zeros((len(rows), T - 1))
+    for r, (x, w, rep) in enumerate(rows):
+        ids[r, :len(x)] = x
+        mask[r, :len(x)] = True
+        w_text[r, :len(x) - 1] = w[1:]
+        w_rep[r, :len(x) - 1] = rep[1:]
+    return ids, mask, w_text, w_rep
+
+
 # HYPER entries added after runs whose logs and states are kept, with the value that reproduces those runs: a
 # saved HYPER without them is read as having them so (run 8's finished runs and p9c's states stay valid).
 ADDED_LATER = dict(copy_far_tokens=0, copy_far_seq=1024, copy_far_near=0.2, copy_text_tokens=0, copy_text_every=32,
-                   copy_text_max=1024)
+                   copy_text_max=1024, arg_close=False, copy_inline_every=0, copy_inline_span=8, copy_inline_near=0.5,
+                   copy_inline_weight=1.0)
 
 
 def with_added(saved):
@@ -299,7 +337,7 @@ def main():
     train = load_split("train")
     arg_masks = None
     if h["arg_weight"] != 1.0:
-        values = ArgValues(Vocab.load())
+        values = ArgValues(Vocab.load(), with_close=h["arg_close"])
         arg_masks = [values.mask(x) for x, _ in train]
     bos = vocab["special"]["<|im_start|>"]
     val = load_split("val")
@@ -308,8 +346,9 @@ def main():
     copy_rng, copy_gen = random.Random(h["seed"] + 2), torch.Generator().manual_seed(h["seed"] + 2)
     far_rng, far_gen = random.Random(h["seed"] + 3), torch.Generator().manual_seed(h["seed"] + 3)
     text_rng, text_gen = random.Random(h["seed"] + 4), torch.Generator().manual_seed(h["seed"] + 4)
+    inline_rng, inline_gen = random.Random(h["seed"] + 5), torch.Generator().manual_seed(h["seed"] + 5)
     twins = sorted((a, b) for a, b in swap.items() if a < b)
-    copy_diag = copy_diagnostics(h, twins, val) if h["copy_rows_tokens"] else None
+    copy_diag = copy_diagnostics(h, twins, val) if h["copy_rows_tokens"] or h["copy_inline_every"] else None
     opt = optimizer(model, h)
     out_dir = os.path.join(RUNS, args.name)
     os.makedirs(out_dir, exist_ok=True)
@@ -339,7 +378,8 @@ def main():
                 "hyper": h, "seed_sink": args.seed_sink, "rng": rng.getstate(), "drill_rng": drill_rng.getstate(),
                 "copy_rng": copy_rng.getstate(), "copy_gen": copy_gen.get_state(),
                 "far_rng": far_rng.getstate(), "far_gen": far_gen.get_state(),
-                "text_rng": text_rng.getstate(), "text_gen": text_gen.get_state(), "torch_rng": torch.get_rng_state(),
+                "text_rng": text_rng.getstate(), "text_gen": text_gen.get_state(),
+                "inline_rng": inline_rng.getstate(), "inline_gen": inline_gen.get_state(), "torch_rng": torch.get_rng_state(),
                 "queue": queue, "tokens_seen": tokens_seen, "log": log, "seconds": round(before + time.time() - t0, 1)}
 
     def restore(path):
@@ -358,6 +398,9 @@ def main():
         if "text_rng" in snap:
             text_rng.setstate(snap["text_rng"])
             text_gen.set_state(snap["text_gen"])
+        if "inline_rng" in snap:
+            inline_rng.setstate(snap["inline_rng"])
+            inline_gen.set_state(snap["inline_gen"])
         torch.set_rng_state(snap["torch_rng"])
         return snap
 
@@ -391,7 +434,7 @@ def main():
             return
         for g in opt.param_groups:
             g["lr"] = lr_at(step, h) * g.get("lr_scale", 1.0)
-        lm, loss, sink_mean, drill, arg_loss = None, 0.0, None, False, None
+        lm, loss, sink_mean, drill, arg_loss, inline_loss = None, 0.0, None, False, None, None
         if step >= copy_end:
             share = h["drill_share_early"] if step < h["drill_early_steps"] else h["drill_share_late"]
             drill = drill_rng.random() < share
@@ -401,12 +444,27 @@ def main():
                 if not queue:
                     queue = batches(train, h["token_budget"], rng)
                 batch_idx = queue.pop()
-                ids, mask = collate(train, batch_idx, pad_id)
+                if h["copy_inline_every"]:
+                    ids, mask, w_text, w_rep = inline_batch(train, batch_idx, arg_masks, pad_id, inline_rng,
+                                                            inline_gen, h, twins)
+                else:
+                    ids, mask = collate(train, batch_idx, pad_id)
             # The first sink_fraction of the corpus steps (copy-only steps have no language-model loss to seed in).
             seed_sink = args.seed_sink and step < copy_end + (h["steps"] - copy_end) * h["sink_fraction"]
             logits, attns, _ = model(ids, pad_mask=mask, need_attn=seed_sink)
             tgt = ids[:, 1:].masked_fill(~mask[:, 1:], -100)
-            if arg_masks is not None and not drill:
+            if h["copy_inline_every"] and not drill:
+                ce = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), ids[:, 1:].reshape(-1),
+                                     reduction="none").view(w_text.shape)
+                is_text = w_text > 0
+                n_tgt = is_text.sum()
+                lm = (ce * is_text).sum() / n_tgt  # the language-model loss on the corpus's own tokens
+                loss = (ce * (w_text + h["copy_inline_weight"] * w_rep)).sum() / n_tgt
+                inline_loss = float((ce * w_rep).sum() / w_rep.sum().clamp(min=1))
+                on_arg = w_text > 1.0
+                if on_arg.any():
+                    arg_loss = float((ce * on_arg).sum() / on_arg.sum())
+            elif arg_masks is not None and not drill:
                 ce = F.cross_entropy(logits[:, :-1].reshape(-1, logits.shape[-1]), tgt.reshape(-1), ignore_index=-100,
                                      reduction="none").view(tgt.shape)  # 0 at padding
                 n_tgt = mask[:, 1:].sum()
@@ -421,10 +479,11 @@ def main():
             if seed_sink:
                 s_loss, sink_mean = sink_loss(attns[-1], mask, h)
                 loss = loss + h["sink_weight"] * s_loss
-            tokens_seen += int(mask.sum())
+            # corpus tokens (not the inserted copies): every text token is a target but each row's first
+            tokens_seen += int(mask.sum()) if inline_loss is None else int(n_tgt) + len(batch_idx)
         copy_loss = None
         n_copy = h["copy_rows_tokens"]
-        if step >= copy_end and formed and h["copy_rows_tokens_late"] is not None:
+        if n_copy and step >= copy_end and formed and h["copy_rows_tokens_late"] is not None:
             n_copy = h["copy_rows_tokens_late"]
         if n_copy:
             c_ids, c_mask, _ = copy_rows(copy_rng, copy_gen, n_copy // h["copy_seq"], h["copy_seq"],
@@ -467,6 +526,8 @@ def main():
                 rec["far_loss"] = round(far_loss.item(), 4)
             if text_loss is not None:
                 rec["text_loss"] = round(float(text_loss), 4)
+            if inline_loss is not None:
+                rec["inline_loss"] = round(inline_loss, 4)
             log["steps"].append(rec)
             print(json.dumps(rec), f"{tokens_seen / el:.0f} corpus tok/s", flush=True)
         if step % 50 == 49:
