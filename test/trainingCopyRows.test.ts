@@ -87,3 +87,58 @@ test('text copy rows: the text stays in order, spans go in twice, only second co
     assert.ok(row.inserted >= pairs * 2 * 3);
   }
 });
+
+const INLINE_DRIVER = `
+import json, random, sys, numpy as np, torch
+sys.path.insert(0, "training/py")
+from train import HYPER, inline_batch
+h = dict(HYPER, copy_inline_every=64, copy_inline_span=8, copy_inline_near=0.5, copy_inline_weight=5.0, arg_weight=5.0,
+         copy_twins=0.3)
+train = [(np.arange(9000, 9000 + n), "f") for n in (300, 900, 1400)]  # ids >= 9000: never drawn for spans
+args = [np.arange(n) % 50 == 7 for n in (300, 900, 1400)]  # every 50th token an "argument value"
+ids, mask, w_text, w_rep = inline_batch(train, [0, 1, 2], args, 0, random.Random(5), torch.Generator().manual_seed(5),
+                                        h, [(10, 11)])
+rows = []
+for r in range(3):
+    x, m, wt, wr = ids[r].tolist(), mask[r].tolist(), w_text[r].tolist(), w_rep[r].tolist()
+    n = sum(m)
+    text_pos = [q for q in range(n) if x[q] >= 9000]
+    # target q+1 of row position q: text tokens weigh 1 (5 on an argument value), inserted ones 0 unless a repeat
+    text_w_ok = all(wt[q - 1] == (5.0 if args[r][x[q] - 9000] else 1.0) for q in text_pos if q > 0)
+    inserted_w_ok = all(wt[q - 1] == 0.0 for q in range(1, n) if x[q] < 9000)
+    same = lambda a, b: a == b or {a, b} == {10, 11}
+    reps = [q for q in range(1, n) if wr[q - 1] == 1.0]
+    reps_copy = all(x[q] < 9000 and any(same(x[j], x[q - 1]) and x[j + 1] == x[q] for j in range(q - 1)) for q in reps)
+    # how many text tokens lie between a repeat and its source
+    gaps = []
+    for q in reps:
+        j = max(j for j in range(q - 1) if same(x[j], x[q - 1]) and x[j + 1] == x[q])
+        gaps.append(sum(1 for p in range(j, q) if x[p] >= 9000))
+    rows.append({"text": [x[q] for q in text_pos] == list(range(9000, 9000 + len(train[r][0]))), "first": x[0],
+                 "text_w_ok": text_w_ok, "inserted_w_ok": inserted_w_ok, "reps": len(reps), "reps_copy": reps_copy,
+                 "near": sum(g <= 60 for g in gaps) / max(1, len(gaps)), "far": sum(g > 200 for g in gaps),
+                 "pad_zero": all(v == 0 for v in wt[n - 1:] + wr[n - 1:]), "inserted": n - len(text_pos)})
+print(json.dumps(rows))
+`;
+
+test('inline copies: corpus tokens keep their order and loss weights, inserted spans weigh only as second copies', (t) => {
+  if (noTorch) return t.skip(`${noTorch}; install python3-torch (Debian) to check the training rows`);
+  const p = spawnSync(PY, ['-c', INLINE_DRIVER], { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1' } });
+  assert.equal(p.status, 0, p.stderr);
+  const rows = JSON.parse(p.stdout) as { text: boolean; first: number; text_w_ok: boolean; inserted_w_ok: boolean; reps: number; reps_copy: boolean; near: number; far: number; pad_zero: boolean; inserted: number }[];
+  const lens = [300, 900, 1400];
+  rows.forEach((r, i) => {
+    assert.equal(r.text, true, 'every corpus token is there, in order');
+    assert.ok(r.first >= 9000, 'a sequence still opens with its own first token');
+    assert.equal(r.text_w_ok, true, 'corpus targets weigh 1, argument values arg_weight');
+    assert.equal(r.inserted_w_ok, true, 'inserted targets weigh nothing in the language-model loss');
+    assert.equal(r.reps_copy, true, 'every repeat target continues an earlier occurrence of its predecessor');
+    assert.equal(r.pad_zero, true, 'padding weighs nothing');
+    const pairs = Math.floor(lens[i] / 64);
+    assert.ok(r.inserted >= pairs * 6 && r.inserted <= pairs * 16, `inserted ${r.inserted} for ${pairs} pairs`);
+    assert.ok(r.reps >= pairs * 2, `repeat targets ${r.reps}`);
+  });
+  const last = rows[2];
+  assert.ok(last.near > 0.25 && last.near < 0.9, `share of near copies ${last.near}`);
+  assert.ok(last.far > 0, 'some copies come from hundreds of tokens back');
+});
