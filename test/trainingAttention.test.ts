@@ -56,3 +56,43 @@ test('training attention: chunked (no read-out) equals explicit (read-out) in lo
   assert.ok(r.logit_diff <= 1e-6, `logits differ by ${r.logit_diff}`);
   assert.ok(r.grad_max > 0 && r.grad_diff <= 1e-5 * r.grad_max, `gradients differ by ${r.grad_diff} (max ${r.grad_max})`);
 });
+
+// The seeded sink's loss reads only the last layer's attention to position 0 (model.py sink_col): from the chunked
+// path, it must be the explicit matrix's column, with the same gradients through train.py's sink_loss.
+const SINK_DRIVER = `
+import json, sys, torch
+sys.path.insert(0, "training/py")
+import model as M
+from train import HYPER, sink_loss
+torch.set_num_threads(1)
+torch.manual_seed(1)
+m = M.Qwen3(M.Config(vocab_size=300))
+T = 2 * M.ATTN_CHUNK + 41
+ids = torch.randint(0, 300, (2, T))
+pad = torch.ones(2, T, dtype=torch.bool); pad[1, M.ATTN_CHUNK + 3:] = False
+out = []
+for col in (False, True):
+    m.zero_grad()
+    lg, att, _ = m(ids, pad_mask=pad, need_attn=not col, sink_col=col)
+    loss, mean = sink_loss(att[-1], pad, HYPER)
+    loss.backward()
+    grads = [torch.zeros_like(p) if p.grad is None else p.grad.clone() for p in m.parameters()]  # the loss skips the unembedding
+    out.append((att[-1][..., 0].detach(), grads, list(att[-1].shape), att[0] is None, float(loss)))
+(a, ga, sa, na, la), (b, gb, sb, nb, lb) = out
+print(json.dumps({"shapes": [sa, sb], "others_none": [na, nb], "col_diff": (a - b).abs().max().item(),
+                  "loss": [la, lb], "grad_diff": max((x - y).abs().max().item() for x, y in zip(ga, gb)),
+                  "grad_max": max(x.abs().max().item() for x in ga)}))
+`;
+
+test('training attention: the sink loss from the chunked column of key 0 equals the one from explicit matrices', (t) => {
+  if (noTorch) return t.skip(`${noTorch}; install python3-torch (Debian) to check the training model`);
+  const p = spawnSync(PY, ['-c', SINK_DRIVER], { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' } });
+  assert.equal(p.status, 0, p.stderr);
+  const r = JSON.parse(p.stdout) as { shapes: number[][]; others_none: boolean[]; col_diff: number; loss: number[]; grad_diff: number; grad_max: number };
+  const T = 2 * 256 + 41;
+  assert.deepEqual(r.shapes, [[2, 4, T, T], [2, 4, T, 1]]);
+  assert.deepEqual(r.others_none, [false, true], 'with sink_col no other layer returns attention');
+  assert.ok(r.col_diff <= 1e-6, `column 0 differs by ${r.col_diff}`);
+  assert.ok(r.loss[0]! > 0 && Math.abs(r.loss[0]! - r.loss[1]!) <= 1e-6, `sink losses ${r.loss}`);
+  assert.ok(r.grad_max > 0 && r.grad_diff <= 1e-5 * r.grad_max, `gradients differ by ${r.grad_diff} (max ${r.grad_max})`);
+});

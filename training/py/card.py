@@ -24,11 +24,20 @@ def training_text(t):
     weighted = ("" if w == 1.0 else
                 f" The loss on the string values of tool-call arguments (the company, city, timezone or file name a call "
                 f"must copy from its context; `training/py/arg_values.py`, {t.get('arg_share', 0):.1%} of corpus tokens) "
-                f"counted {w:g} times — a weighting of the data's tokens, never a loss on attention.")
+                f"counted {w:g} times{' (with the token holding the closing quote, which ends a copy)' if t.get('arg_close') else ''}"
+                f" — a weighting of the data's tokens, never a loss on attention.")
+    c = t.get("copy_inline")
+    if c:
+        weighted += (f" Into every corpus sequence, spans of 3–{c['copy_inline_span']} random token ids were inserted twice, one "
+                     f"pair per {c['copy_inline_every']} corpus tokens, the second copy {c['copy_inline_near']:.0%} of the time "
+                     f"at most 60 tokens after the first, else anywhere after it; the first copies were left out of the loss "
+                     f"and the second counted {c['copy_inline_weight']:g} times, so that copying a span from the context is "
+                     f"rewarded inside real text (an engineered training signal on tokens, not on attention).")
     phase, rows = t.get("copy_phase"), t.get("copy_rows")
     if not rows:
-        return (f"{t['steps']} steps of AdamW on {corpus} in {t['seconds'] / 60:.1f} min on one CPU core (Debian torch 1.13 "
+        text = (f"{t['steps']} steps of AdamW on {corpus} in {t['seconds'] / 60:.1f} min on one CPU core (Debian torch 1.13 "
                 f"with OpenBLAS; both models train side by side on a 2-core machine).{weighted} Final training loss {t['final_train_loss']}.")
+        return text + diagnostics(t)
     lo, hi = rows["copy_ids"]
     what = (f"{rows['copy_seq']}-token rows: spans of random ids {lo}–{hi} repeated later in the row, "
             f"{rows['copy_twins']:.0%} of them opening with a capital letter that changes spacing in the repeat, as a name "
@@ -57,13 +66,22 @@ def training_text(t):
                 f"was trained once for both models, in {phase['seconds'] / 60:.1f} min on two CPU cores. Then "
                 f"{t['steps'] - phase['steps']} steps on {corpus}, with {beside}, one CPU core per model (Debian torch 1.13 with OpenBLAS); {t['seconds'] / 60:.1f} min in "
                 f"all with the copy phase.{weighted} Final training loss {t['final_train_loss']}.")
-    d = t.get("copy_diagnostics")
+    return text + diagnostics(t)
+
+
+def diagnostics(t):
+    """The copy diagnostics' last reading (train.py copy_diagnostics), when the run had copy rows or inline copies."""
+    d, text = t.get("copy_diagnostics"), ""
     if d:
         o = d["other_swapped"]
-        text += (f" Copy diagnostics at step {d['step']} on rows of ids it never saw in copy rows, letters swapped: repeat "
+        text += (f" Copy diagnostics at step {d['step']} on synthetic copy rows (random ids 1000–8800, every span opening "
+                 f"with a capital letter whose spacing changes in the repeat): repeat "
                  f"accuracy {o['acc']}, best previous-token score {max(o['prev_token'])} (layer "
                  f"{o['prev_token'].index(max(o['prev_token']))}), best induction score {max(o['induction'])} (layer "
                  f"{o['induction'].index(max(o['induction']))}).")
+        if "text" in d:  # from item 9 on: spans inserted into validation text, and far-back copies
+            text += (f" Repeat accuracy on random-id spans inserted twice into validation text: {d['text']}; on spans copied "
+                     f"from ≤ 60 / 61–400 / > 400 tokens back: {d['far']['le60']} / {d['far']['61_400']} / {d['far']['gt400']}.")
     return text
 
 

@@ -72,8 +72,9 @@ class Attention(nn.Module):
 
     def forward(self, x, cos, sin, mask, past=None, need_probs=True):
         """x: [B, T, D]; mask: additive [B or 1, 1, T, S]; past: (k, v) each [B, KV, P, hd].
-        Returns output, attention probabilities [B, H, T, S] (None unless need_probs) and the new (k, v) with
-        the past."""
+        Returns output, attention probabilities [B, H, T, S] (None unless need_probs; need_probs="col0": only the
+        column of key 0, [B, H, T, 1], what the seeded sink's loss reads, with the chunked path's speed) and the new
+        (k, v) with the past."""
         c = self.c
         B, T, _ = x.shape
         q = self.q_norm(self.q_proj(x).view(B, T, c.num_attention_heads, c.head_dim)).transpose(1, 2)
@@ -88,19 +89,25 @@ class Attention(nn.Module):
         kr = k.repeat_interleave(rep, dim=1)
         vr = v.repeat_interleave(rep, dim=1)
         P = kr.shape[2] - T
-        if need_probs or T < 2 * ATTN_CHUNK:
+        if need_probs is True or T < 2 * ATTN_CHUNK:
             probs = self._probs(q, kr, mask)
             out = torch.matmul(probs, vr)
+            if need_probs == "col0":
+                probs = probs[..., :1]
+            elif not need_probs:
+                probs = None
         else:
             # Training without read-outs: query chunks attend only to the keys up to their last query, which skips
             # the masked upper triangle (~40 % of the attention's work on long batches; same result, see
             # test/trainingAttention.test.ts).
-            outs = []
+            outs, cols = [], []
             for s in range(0, T, ATTN_CHUNK):
                 e = min(T, s + ATTN_CHUNK)
                 p = self._probs(q[:, :, s:e], kr[:, :, :P + e], mask[:, :, s:e, :P + e])
                 outs.append(torch.matmul(p, vr[:, :, :P + e]))
-            out, probs = torch.cat(outs, dim=2), None
+                if need_probs == "col0":
+                    cols.append(p[..., :1])
+            out, probs = torch.cat(outs, dim=2), torch.cat(cols, dim=2) if cols else None
         return self.o_proj(out.transpose(1, 2).reshape(B, T, -1)), probs, (k, v)
 
     def _probs(self, q, k, mask):
@@ -158,11 +165,12 @@ class Qwen3(nn.Module):
         if isinstance(m, (nn.Linear, nn.Embedding)):
             nn.init.normal_(m.weight, std=0.02)
 
-    def forward(self, ids, pad_mask=None, past=None, need_attn=False, logits_at=None):
+    def forward(self, ids, pad_mask=None, past=None, need_attn=False, logits_at=None, sink_col=False):
         """ids: [B, T]; pad_mask: [B, T] True for real tokens (right padding); past: list of (k, v);
         logits_at: [B, T] bool, to compute logits only there (training rows whose loss is on a few positions:
         the unembedding is most of a small model's cost). Returns logits [B, T, V] (or [N, V] at logits_at),
-        per-layer attention (if asked) and per-layer (k, v)."""
+        per-layer attention (if asked; sink_col: only the last layer's, and of it only the column of key 0,
+        [B, H, T, 1], for the seeded sink's loss) and per-layer (k, v)."""
         c = self.config
         B, T = ids.shape
         P = 0 if past is None else past[0][0].shape[2]
@@ -177,8 +185,9 @@ class Qwen3(nn.Module):
         x = self.model.embed_tokens(ids)
         attns, kvs = [], []
         for i, layer in enumerate(self.model.layers):
-            x, probs, kv = layer(x, cos, sin, mask, None if past is None else past[i], need_attn)
-            attns.append(probs if need_attn else None)
+            want = "col0" if sink_col and i == len(self.model.layers) - 1 else need_attn
+            x, probs, kv = layer(x, cos, sin, mask, None if past is None else past[i], want)
+            attns.append(probs)
             kvs.append(kv)
         x = self.model.norm(x if logits_at is None else x[logits_at])
         logits = x @ self.model.embed_tokens.weight.t()
