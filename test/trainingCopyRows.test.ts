@@ -127,6 +127,7 @@ test('inline copies: corpus tokens keep their order and loss weights, inserted s
   assert.equal(p.status, 0, p.stderr);
   const rows = JSON.parse(p.stdout) as { text: boolean; first: number; text_w_ok: boolean; inserted_w_ok: boolean; reps: number; reps_copy: boolean; near: number; far: number; pad_zero: boolean; inserted: number }[];
   const lens = [300, 900, 1400];
+  assert.equal(rows.length, lens.length);
   rows.forEach((r, i) => {
     assert.equal(r.text, true, 'every corpus token is there, in order');
     assert.ok(r.first >= 9000, 'a sequence still opens with its own first token');
@@ -134,11 +135,11 @@ test('inline copies: corpus tokens keep their order and loss weights, inserted s
     assert.equal(r.inserted_w_ok, true, 'inserted targets weigh nothing in the language-model loss');
     assert.equal(r.reps_copy, true, 'every repeat target continues an earlier occurrence of its predecessor');
     assert.equal(r.pad_zero, true, 'padding weighs nothing');
-    const pairs = Math.floor(lens[i] / 64);
+    const pairs = Math.floor(lens[i]! / 64);
     assert.ok(r.inserted >= pairs * 6 && r.inserted <= pairs * 16, `inserted ${r.inserted} for ${pairs} pairs`);
     assert.ok(r.reps >= pairs * 2, `repeat targets ${r.reps}`);
   });
-  const last = rows[2];
+  const last = rows[2]!;
   assert.ok(last.near > 0.25 && last.near < 0.9, `share of near copies ${last.near}`);
   assert.ok(last.far > 0, 'some copies come from hundreds of tokens back');
 });
