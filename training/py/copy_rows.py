@@ -139,27 +139,10 @@ def text_copy_rows(rng, gen, texts, n_tokens, lo, hi, span_max, every=32, max_le
     copy_rows. Returns a list of (ids [T], loss mask [T]: a second copy's tokens after its first)."""
     rows, total = [], 0
     while total < n_tokens:
-        text = texts[rng.randrange(len(texts))][0][:max_len].tolist()
-        m = max(1, len(text) // every)
-        inserts = {}  # text position -> spans inserted before it, in order
-        for _ in range(m):
-            span = torch.randint(lo, hi, (rng.randint(3, span_max),), generator=gen).tolist()
-            again = list(span)
-            if twin_share and twins and rng.random() < twin_share:
-                span[0], again[0] = twin_opening(rng, twins, swap_share)
-            a = rng.randint(1, len(text) - 1)
-            b = rng.randint(a, len(text))
-            inserts.setdefault(a, []).append((span, False))
-            inserts.setdefault(b, []).append((again, True))
-        ids, mask = [], []
-        for i in range(len(text) + 1):
-            for piece, is_repeat in inserts.get(i, []):
-                ids += piece
-                mask += [False] + [is_repeat] * (len(piece) - 1)
-            if i < len(text):
-                ids.append(text[i])
-                mask.append(False)
-        rows.append((torch.tensor(ids), torch.tensor(mask)))
+        text = texts[rng.randrange(len(texts))][0][:max_len]
+        ids, _, repeat = inline_copies(rng, gen, text, lo, hi, span_max, every=every, near_share=0.0, twins=twins,
+                                       twin_share=twin_share, swap_share=swap_share)
+        rows.append((ids, repeat))
         total += len(ids)
     return rows
 
@@ -180,7 +163,8 @@ def inline_copies(rng, gen, text, lo, hi, span_max, every=64, near_share=0.5, ne
         if twin_share and twins and rng.random() < twin_share:
             span[0], again[0] = twin_opening(rng, twins, swap_share)
         a = rng.randint(1, n - 1)
-        b = min(n, a + rng.randint(0, near_max)) if rng.random() < near_share else rng.randint(a, n)
+        # (no draw for near_share 0: text_copy_rows' rows stay as they were before inline copies existed)
+        b = min(n, a + rng.randint(0, near_max)) if near_share and rng.random() < near_share else rng.randint(a, n)
         inserts.setdefault(a, []).append((span, False))
         inserts.setdefault(b, []).append((again, True))
     ids, orig, repeat = [], [], []

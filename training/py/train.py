@@ -261,13 +261,9 @@ def inline_batch(train, idx, arg_masks, pad_id, rng, gen, h, twins):
             on_arg = torch.from_numpy(arg_masks[i].astype(np.float32))[orig.clamp(min=0)] * w
             w = w + (h["arg_weight"] - 1.0) * on_arg
         rows.append((x, w, rep.float()))
-    T = max(len(x) for x, _, _ in rows)
-    ids = torch.full((len(rows), T), pad_id, dtype=torch.long)
-    mask = torch.zeros((len(rows), T), dtype=torch.bool)
-    w_text, w_rep = torch.zeros((len(rows), T - 1)), torch.zeros((len(rows), T - 1))
+    ids, mask = collate([(x.numpy(),) for x, _, _ in rows], range(len(rows)), pad_id)
+    w_text, w_rep = torch.zeros((len(rows), ids.shape[1] - 1)), torch.zeros((len(rows), ids.shape[1] - 1))
     for r, (x, w, rep) in enumerate(rows):
-        ids[r, :len(x)] = x
-        mask[r, :len(x)] = True
         w_text[r, :len(x) - 1] = w[1:]
         w_rep[r, :len(x) - 1] = rep[1:]
     return ids, mask, w_text, w_rep
