@@ -10,13 +10,24 @@ const noTorch = pythonLacks('torch');
 
 // float32, one thread. Logits: measured bitwise equal (the chunks skip only exact zeros). Gradients: the backward
 // sums in another order, measured ~3e-7 of the largest gradient; the tolerance is 1e-5 of it.
-const DRIVER = `
+/** A Python driver's opening: the training model, float32 on one thread, seeded, on a 300-token vocabulary. */
+const modelSetup = (seed: number) => `
 import json, sys, torch
 sys.path.insert(0, "training/py")
 import model as M
 torch.set_num_threads(1)
-torch.manual_seed(0)
+torch.manual_seed(${seed})
 m = M.Qwen3(M.Config(vocab_size=300))
+`;
+
+/** Runs a driver with one BLAS thread and returns what it printed as JSON. */
+function runDriver<T>(src: string): T {
+  const p = spawnSync(PY, ['-c', src], { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' } });
+  assert.equal(p.status, 0, p.stderr);
+  return JSON.parse(p.stdout) as T;
+}
+
+const DRIVER = `${modelSetup(0)}
 T = 3 * M.ATTN_CHUNK + 37
 ids = torch.randint(0, 300, (3, T))
 pad = torch.ones(3, T, dtype=torch.bool); pad[1, 2 * M.ATTN_CHUNK + 5:] = False; pad[2, M.ATTN_CHUNK - 9:] = False
@@ -45,9 +56,7 @@ print(json.dumps({
 
 test('training attention: chunked (no read-out) equals explicit (read-out) in logits and gradients, with padding', (t) => {
   if (noTorch) return t.skip(`${noTorch}; install python3-torch (Debian) to check the training model`);
-  const p = spawnSync(PY, ['-c', DRIVER], { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' } });
-  assert.equal(p.status, 0, p.stderr);
-  const r = JSON.parse(p.stdout) as { chunk_calls: number[]; explicit_calls: number[]; probs_none: boolean[]; logit_diff: number; grad_diff: number; grad_max: number };
+  const r = runDriver<{ chunk_calls: number[]; explicit_calls: number[]; probs_none: boolean[]; logit_diff: number; grad_diff: number; grad_max: number }>(DRIVER);
   // Per layer: 4 query chunks (3 full, one of 37 rows) without read-out, one full softmax with it.
   assert.deepEqual(r.chunk_calls.slice(0, 4), [256, 256, 256, 37]);
   assert.equal(r.chunk_calls.length, 4 * 4);
@@ -59,14 +68,8 @@ test('training attention: chunked (no read-out) equals explicit (read-out) in lo
 
 // The seeded sink's loss reads only the last layer's attention to position 0 (model.py sink_col): from the chunked
 // path, it must be the explicit matrix's column, with the same gradients through train.py's sink_loss.
-const SINK_DRIVER = `
-import json, sys, torch
-sys.path.insert(0, "training/py")
-import model as M
+const SINK_DRIVER = `${modelSetup(1)}
 from train import HYPER, sink_loss
-torch.set_num_threads(1)
-torch.manual_seed(1)
-m = M.Qwen3(M.Config(vocab_size=300))
 T = 2 * M.ATTN_CHUNK + 41
 ids = torch.randint(0, 300, (2, T))
 pad = torch.ones(2, T, dtype=torch.bool); pad[1, M.ATTN_CHUNK + 3:] = False
@@ -86,9 +89,7 @@ print(json.dumps({"shapes": [sa, sb], "others_none": [na, nb], "col_diff": (a - 
 
 test('training attention: the sink loss from the chunked column of key 0 equals the one from explicit matrices', (t) => {
   if (noTorch) return t.skip(`${noTorch}; install python3-torch (Debian) to check the training model`);
-  const p = spawnSync(PY, ['-c', SINK_DRIVER], { encoding: 'utf8', env: { ...process.env, OMP_NUM_THREADS: '1', OPENBLAS_NUM_THREADS: '1' } });
-  assert.equal(p.status, 0, p.stderr);
-  const r = JSON.parse(p.stdout) as { shapes: number[][]; others_none: boolean[]; col_diff: number; loss: number[]; grad_diff: number; grad_max: number };
+  const r = runDriver<{ shapes: number[][]; others_none: boolean[]; col_diff: number; loss: number[]; grad_diff: number; grad_max: number }>(SINK_DRIVER);
   const T = 2 * 256 + 41;
   assert.deepEqual(r.shapes, [[2, 4, T, T], [2, 4, T, 1]]);
   assert.deepEqual(r.others_none, [false, true], 'with sink_col no other layer returns attention');
