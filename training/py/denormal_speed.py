@@ -1,5 +1,6 @@
-"""Times sink-phase steps (forward + sink loss + backward) on one saved state, with and without flushing
-denormal floats to zero, alternating in one process (training/README item 11).
+"""Times training steps (forward + loss + backward; with --sink the seeded-sink loss too, as a sink step has)
+on one saved state, with and without flushing denormal floats to zero, alternating in one process
+(training/README item 11).
   python3 denormal_speed.py <state.pt> [--sink] [--batches N] [--rounds R]"""
 import argparse
 import random
@@ -9,7 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from data import batches, collate, load_json, load_split
-from model import Config, Qwen3
+from shipped import load_training_checkpoint
 from train import HYPER, sink_loss
 
 
@@ -20,12 +21,8 @@ def main():
     ap.add_argument("--batches", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=2)
     args = ap.parse_args()
-    torch.set_num_threads(1)
-    vocab = load_json("vocab.json")
-    pad_id = vocab["special"]["<|endoftext|>"]
-    model = Qwen3(Config(vocab_size=vocab["vocab_size"]))
-    snap = torch.load(args.state)
-    model.load_state_dict(snap.get("model", snap))
+    model = load_training_checkpoint(args.state)
+    pad_id = load_json("vocab.json")["special"]["<|endoftext|>"]
     train = load_split("train")
     # The longest batches: the slow steps are the long sequences' (a batch is <= 4,096 tokens of similar lengths).
     qs = batches(train, HYPER["token_budget"], random.Random(0))

@@ -30,9 +30,10 @@ def load_shipped(name, dtype=torch.float32):
 
 
 def load_training_checkpoint(path):
-    """A state dict written by train.py (training/runs/<name>/model[.partial].pt), for the probe scripts;
-    one torch thread, as in training."""
+    """A state dict written by train.py (training/runs/<name>/model[.partial].pt), or the weights in its
+    resumable state.pt, for the probe scripts; one torch thread, as in training."""
     torch.set_num_threads(1)
     model = Qwen3(Config(vocab_size=load_json("vocab.json")["vocab_size"]))
-    model.load_state_dict(torch.load(path))
+    w = torch.load(path)
+    model.load_state_dict(w["model"] if "model" in w else w)
     return model.eval()
